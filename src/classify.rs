@@ -1,0 +1,512 @@
+//! `classify_block`: the one decision of what a block is. Every lane calls it; no lane looks at
+//! a block's JSON itself.
+
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use crate::render::{base64_decoded_len, clean_label};
+use crate::wire::{
+    Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields,
+};
+
+/// What a block is for the agent.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Class<'a> {
+    /// A `text` block.
+    Text {
+        /// The text, verbatim.
+        text: &'a str,
+    },
+    /// Inline image or audio data.
+    Media(InlineMedia<'a>),
+    /// An embedded resource with text contents.
+    EmbeddedText {
+        /// The resource's media type, where it had one.
+        mime_type: Option<&'a str>,
+        /// The text, verbatim.
+        text: &'a str,
+    },
+    /// An embedded resource with blob contents.
+    EmbeddedBlob(EmbeddedBlob<'a>),
+    /// A reference to content elsewhere: an MCPL bulk reference, a `resource_link`, or an image
+    /// or audio block with a `uri` and no data.
+    Reference(Reference<'a>),
+    /// Inline data that claims a bulk disposition (a `uri` or `disposition` beside `data`):
+    /// withheld, failing closed.
+    Withheld {
+        /// Image or audio.
+        kind: MediaKind,
+    },
+    /// A block of a known type with a bad body.
+    Invalid {
+        /// The block's type, where it had one.
+        type_name: Option<&'a str>,
+        /// A short, fixed reason, e.g. `reference without string uri`.
+        reason: &'static str,
+    },
+    /// A block whose type this crate does not know.
+    Unsupported {
+        /// The block's type, as it arrived.
+        type_name: &'a str,
+    },
+}
+
+impl Class<'_> {
+    /// The class's name, as the `classify` lane of the CLI prints it: `text`, `media`,
+    /// `embedded_text`, `embedded_blob`, `reference`, `withheld`, `invalid`, `unsupported`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Class::Text { .. } => "text",
+            Class::Media(_) => "media",
+            Class::EmbeddedText { .. } => "embedded_text",
+            Class::EmbeddedBlob(_) => "embedded_blob",
+            Class::Reference(_) => "reference",
+            Class::Withheld { .. } => "withheld",
+            Class::Invalid { .. } => "invalid",
+            Class::Unsupported { .. } => "unsupported",
+        }
+    }
+
+    /// Whether the agent reads this block as text, verbatim: a text block, an embedded text
+    /// resource, or an embedded blob whose media type is textual and whose bytes are UTF-8.
+    /// Every other class reads as media, a marker or a stub.
+    #[must_use]
+    pub fn is_text(&self) -> bool {
+        matches!(
+            self,
+            Class::Text { .. }
+                | Class::EmbeddedText { .. }
+                | Class::EmbeddedBlob(EmbeddedBlob {
+                    form: BlobForm::Text(_),
+                    ..
+                })
+        )
+    }
+
+    /// The class and the fields that decided it, as JSON, for diagnostics (the CLI's
+    /// `classify` lane). Labels are cleaned and cut; the uri is left out.
+    #[must_use]
+    pub fn summary(&self) -> Value {
+        let label = |s: Option<&str>| s.and_then(clean_label).map_or(Value::Null, Value::String);
+        let mut out = json!({"class": self.name()});
+        let fields = match self {
+            Class::Text { text } => json!({"chars": text.chars().count()}),
+            Class::Media(m) => {
+                json!({"kind": m.kind.as_str(), "mimeType": label(Some(m.mime_type)), "sizeBytes": m.size})
+            }
+            Class::EmbeddedText { mime_type, text } => {
+                json!({"mimeType": label(*mime_type), "chars": text.chars().count()})
+            }
+            Class::EmbeddedBlob(b) => json!({
+                "mimeType": label(b.mime_type),
+                "sizeBytes": b.size,
+                "shownAs": match &b.form {
+                    BlobForm::Media(kind) => kind.as_str(),
+                    BlobForm::Text(_) => "text",
+                    BlobForm::NotText(reason) => reason,
+                    BlobForm::File => "file",
+                },
+            }),
+            Class::Reference(r) => json!({
+                "source": match r.source {
+                    ReferenceSource::BulkResource => "resource",
+                    ReferenceSource::ResourceLink => "resource_link",
+                    ReferenceSource::Media(kind) => kind.as_str(),
+                },
+                "name": label(r.name),
+                "mimeType": label(r.mime_type),
+                "sizeBytes": r.size_bytes,
+                "disposition": r.disposition.map(|d| match d {
+                    Disposition::Never => "never",
+                    Disposition::Ref => "ref",
+                }),
+                "rejected": r.rejected.iter().map(|f| json!({"field": f.field, "reason": f.reason})).collect::<Vec<_>>(),
+            }),
+            Class::Withheld { kind } => json!({"kind": kind.as_str()}),
+            Class::Invalid { type_name, reason } => {
+                json!({"type": label(*type_name), "reason": reason})
+            }
+            Class::Unsupported { type_name } => json!({"type": label(Some(type_name))}),
+        };
+        if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
+            out.extend(fields);
+        }
+        out
+    }
+
+    /// What a host may want to log about this block: why it is invalid, unsupported or
+    /// withheld, and which reference fields were rejected. Empty for a good block.
+    #[must_use]
+    pub fn warnings(&self) -> Vec<String> {
+        match self {
+            Class::Invalid { reason, .. } => vec![format!("invalid block: {reason}")],
+            Class::Unsupported { type_name } => vec![format!(
+                "unsupported block type: {}",
+                clean_label(type_name).unwrap_or_default()
+            )],
+            Class::Withheld { kind } => vec![format!(
+                "{} block withheld: inline data claims a bulk disposition",
+                kind.as_str()
+            )],
+            Class::Reference(r) => r
+                .rejected
+                .iter()
+                .map(|f| format!("reference field {} dropped: {}", f.field, f.reason))
+                .collect(),
+            Class::EmbeddedBlob(EmbeddedBlob {
+                form: BlobForm::NotText(reason),
+                ..
+            }) => vec![format!("textual blob shown as a marker: {reason}")],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Inline image or audio.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlineMedia<'a> {
+    /// Image or audio.
+    pub kind: MediaKind,
+    /// The declared media type, as received.
+    pub mime_type: &'a str,
+    /// The base64 data, as received.
+    pub data: &'a str,
+    /// The decoded size in bytes, from the data's length.
+    pub size: u64,
+}
+
+/// An embedded resource's blob, and how it is to be shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbeddedBlob<'a> {
+    /// The resource's media type, where it had one.
+    pub mime_type: Option<&'a str>,
+    /// The base64 blob, as received.
+    pub data: &'a str,
+    /// The decoded size in bytes, from the blob's length.
+    pub size: u64,
+    /// How the blob is shown.
+    pub form: BlobForm,
+}
+
+/// How an embedded blob is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BlobForm {
+    /// As media (`image/*`, `audio/*`), or its marker where a lane shows no media.
+    Media(MediaKind),
+    /// As its text: the media type is textual and the bytes are UTF-8.
+    Text(String),
+    /// As a `[file: …]` marker with the reason it is not text (`not text: invalid UTF-8`,
+    /// `not text: invalid base64`), though its media type is textual.
+    NotText(&'static str),
+    /// As a `[file: <mime>, <size>]` marker.
+    File,
+}
+
+/// Where a reference came from on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReferenceSource {
+    /// `type: "resource"` with a top-level `uri` (MCPL, RFC-005).
+    BulkResource,
+    /// `type: "resource_link"`.
+    ResourceLink,
+    /// `type: "image"` or `"audio"` with a `uri` and no `data`.
+    Media(MediaKind),
+}
+
+/// A reference's `disposition` (RFC-005).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Disposition {
+    /// `never`: the content is never to be inlined into the context.
+    Never,
+    /// `ref`: the content is shown by reference.
+    Ref,
+}
+
+/// A reference's fields, checked against RFC-005. The `uri` is here for the
+/// [`ReferenceRegistry`](crate::ReferenceRegistry) and the host's fetcher only; no lane shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference<'a> {
+    /// Where it came from.
+    pub source: ReferenceSource,
+    /// The uri: a non-empty string of at most 4096 characters.
+    pub uri: &'a str,
+    /// `name`, at most 255 characters.
+    pub name: Option<&'a str>,
+    /// `mimeType`, at most 255 characters.
+    pub mime_type: Option<&'a str>,
+    /// `sizeBytes` (`size` on a `resource_link`): an integer from 0 to 2^53−1, as claimed by
+    /// the server.
+    pub size_bytes: Option<u64>,
+    /// `expiresAt`, at most 64 characters.
+    pub expires_at: Option<&'a str>,
+    /// `digest`: `sha256:` and 43 base64url characters.
+    pub digest: Option<&'a str>,
+    /// `disposition`.
+    pub disposition: Option<Disposition>,
+    /// Optional fields that were present but bad, and so dropped.
+    pub rejected: Vec<RejectedField>,
+}
+
+/// An optional reference field that was dropped, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RejectedField {
+    /// The field's name on the wire.
+    pub field: &'static str,
+    /// Why it was dropped.
+    pub reason: &'static str,
+}
+
+/// The longest uri a reference may have, in characters (RFC-005).
+pub const URI_MAX_CHARS: usize = 4096;
+const NAME_MAX_CHARS: usize = 255;
+const MIME_MAX_CHARS: usize = 255;
+const EXPIRES_MAX_CHARS: usize = 64;
+const SIZE_MAX: u64 = (1 << 53) - 1;
+
+/// Decides what `block` is for the agent. The one decision every lane shows.
+///
+/// ```
+/// use mcp_agent_view::{classify_block, Block, Class};
+///
+/// let json = serde_json::json!({
+///     "type": "resource",
+///     "resource": {"uri": "file:///x.txt", "mimeType": "text/plain", "text": "body"}
+/// });
+/// let block = Block::decode(&json);
+/// assert_eq!(
+///     classify_block(&block),
+///     Class::EmbeddedText { mime_type: Some("text/plain"), text: "body" }
+/// );
+/// ```
+#[must_use]
+pub fn classify_block<'a>(block: &Block<'a>) -> Class<'a> {
+    match &block.kind {
+        BlockKind::Text { text } => Class::Text { text },
+        BlockKind::Media(media) => classify_media(media),
+        BlockKind::Embedded(embedded) => classify_embedded(embedded),
+        BlockKind::BulkReference(fields) => reference(
+            ReferenceSource::BulkResource,
+            fields,
+            "sizeBytes",
+            Some("resource"),
+        ),
+        BlockKind::ResourceLink(fields) => reference(
+            ReferenceSource::ResourceLink,
+            fields,
+            "size",
+            Some("resource_link"),
+        ),
+        BlockKind::Malformed { type_name, reason } => Class::Invalid {
+            type_name: *type_name,
+            reason,
+        },
+        BlockKind::Unknown { type_name, .. } => Class::Unsupported { type_name },
+    }
+}
+
+fn classify_media<'a>(media: &MediaBody<'a>) -> Class<'a> {
+    let type_name = Some(media.kind.as_str());
+    match media.data {
+        Some(_) if media.reference.uri.is_some() || media.has_disposition => {
+            Class::Withheld { kind: media.kind }
+        }
+        Some(data) => match media.mime_type {
+            Some(mime_type) => Class::Media(InlineMedia {
+                kind: media.kind,
+                mime_type,
+                data,
+                size: base64_decoded_len(data),
+            }),
+            None => Class::Invalid {
+                type_name,
+                reason: match media.kind {
+                    MediaKind::Image => "image block without string mimeType",
+                    MediaKind::Audio => "audio block without string mimeType",
+                },
+            },
+        },
+        None => reference(
+            ReferenceSource::Media(media.kind),
+            &media.reference,
+            "sizeBytes",
+            type_name,
+        ),
+    }
+}
+
+fn classify_embedded<'a>(embedded: &EmbeddedBody<'a>) -> Class<'a> {
+    match embedded.contents {
+        Contents::Text(text) => Class::EmbeddedText {
+            mime_type: embedded.mime_type,
+            text,
+        },
+        Contents::Blob(data) => Class::EmbeddedBlob(EmbeddedBlob {
+            mime_type: embedded.mime_type,
+            data,
+            size: base64_decoded_len(data),
+            form: blob_form(embedded.mime_type, data),
+        }),
+    }
+}
+
+fn blob_form(mime_type: Option<&str>, data: &str) -> BlobForm {
+    let Some(mime) = mime_type.and_then(|m| m.parse::<mime::Mime>().ok()) else {
+        return BlobForm::File;
+    };
+    if is_textual(&mime) {
+        return match decode_base64(data) {
+            None => BlobForm::NotText("not text: invalid base64"),
+            Some(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => BlobForm::Text(text),
+                Err(_) => BlobForm::NotText("not text: invalid UTF-8"),
+            },
+        };
+    }
+    match mime.type_() {
+        mime::IMAGE => BlobForm::Media(MediaKind::Image),
+        mime::AUDIO => BlobForm::Media(MediaKind::Audio),
+        _ => BlobForm::File,
+    }
+}
+
+/// `text/*`, JSON, XML, JavaScript, YAML and SVG, by type, subtype or `+json` / `+xml` suffix.
+fn is_textual(mime: &mime::Mime) -> bool {
+    if mime.type_() == mime::TEXT {
+        return true;
+    }
+    if let Some(suffix) = mime.suffix() {
+        if suffix == mime::JSON || suffix == mime::XML {
+            return true;
+        }
+    }
+    matches!(
+        mime.essence_str(),
+        "application/json"
+            | "application/xml"
+            | "application/javascript"
+            | "application/yaml"
+            | "image/svg+xml"
+    )
+}
+
+/// Decodes base64 as MCP servers send it: standard alphabet, line breaks allowed, padding
+/// optional.
+pub(crate) fn decode_base64(data: &str) -> Option<Vec<u8>> {
+    const FORGIVING: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    if data.bytes().any(|b| b.is_ascii_whitespace()) {
+        let compact: Vec<u8> = data.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        FORGIVING.decode(compact).ok()
+    } else {
+        FORGIVING.decode(data).ok()
+    }
+}
+
+fn reference<'a>(
+    source: ReferenceSource,
+    fields: &ReferenceFields<'a>,
+    size_field: &'static str,
+    type_name: Option<&'a str>,
+) -> Class<'a> {
+    let uri = match fields.uri {
+        Some(Value::String(uri)) if !uri.is_empty() => uri.as_str(),
+        _ => {
+            return Class::Invalid {
+                type_name,
+                reason: "reference without string uri",
+            }
+        }
+    };
+    if longer_than(uri, URI_MAX_CHARS) {
+        return Class::Invalid {
+            type_name,
+            reason: "uri exceeds schema maximum",
+        };
+    }
+    let mut rejected = Vec::new();
+    let name = optional(&mut rejected, "name", fields.name, |v| {
+        bounded(v, NAME_MAX_CHARS)
+    });
+    let mime_type = optional(&mut rejected, "mimeType", fields.mime_type, |v| {
+        bounded(v, MIME_MAX_CHARS)
+    });
+    let expires_at = optional(&mut rejected, "expiresAt", fields.expires_at, |v| {
+        bounded(v, EXPIRES_MAX_CHARS)
+    });
+    let size_bytes = optional(&mut rejected, size_field, fields.size_bytes, |v| {
+        v.as_u64()
+            .filter(|&n| n <= SIZE_MAX)
+            .ok_or("not an integer from 0 to 2^53-1")
+    });
+    let digest = optional(&mut rejected, "digest", fields.digest, |v| {
+        v.as_str()
+            .filter(|d| is_sha256_digest(d))
+            .ok_or("not sha256: and 43 base64url characters")
+    });
+    let disposition = optional(
+        &mut rejected,
+        "disposition",
+        fields.disposition,
+        |v| match v.as_str() {
+            Some("never") => Ok(Disposition::Never),
+            Some("ref") => Ok(Disposition::Ref),
+            _ => Err("not never or ref"),
+        },
+    );
+    Class::Reference(Reference {
+        source,
+        uri,
+        name,
+        mime_type,
+        size_bytes,
+        expires_at,
+        digest,
+        disposition,
+        rejected,
+    })
+}
+
+/// An optional field: absent is `None`; present and bad is `None` and a rejection.
+fn optional<'a, T>(
+    rejected: &mut Vec<RejectedField>,
+    field: &'static str,
+    value: Option<&'a Value>,
+    check: impl FnOnce(&'a Value) -> Result<T, &'static str>,
+) -> Option<T> {
+    match check(value?) {
+        Ok(ok) => Some(ok),
+        Err(reason) => {
+            rejected.push(RejectedField { field, reason });
+            None
+        }
+    }
+}
+
+fn bounded(value: &Value, max: usize) -> Result<&str, &'static str> {
+    match value {
+        Value::String(s) if longer_than(s, max) => Err("exceeds schema maximum"),
+        Value::String(s) => Ok(s),
+        _ => Err("not a string"),
+    }
+}
+
+/// Whether `s` has more than `max` Unicode code points; reads at most `max + 1` of them.
+fn longer_than(s: &str, max: usize) -> bool {
+    s.len() > max && s.chars().nth(max).is_some()
+}
+
+fn is_sha256_digest(d: &str) -> bool {
+    d.strip_prefix("sha256:").is_some_and(|rest| {
+        rest.len() == 43
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}

@@ -1,0 +1,52 @@
+//! The crate's one error type.
+//!
+//! Bad input *inside* a message is never an error: it becomes a marker in what the agent reads.
+//! An [`Error`] is for a call that cannot go on at all: bytes that are not JSON, JSON that is no
+//! MCP message, or a reference id the registry does not hold.
+
+use std::fmt;
+
+/// What went wrong, for matching on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is not JSON (or nests deeper than the JSON parser allows).
+    Json,
+    /// The input is JSON, but no MCP message this crate reads: not a JSON-RPC response, a
+    /// result, a content block or an array of blocks.
+    UnrecognizedMessage,
+    /// A reference id that this registry never issued.
+    UnknownReference,
+    /// A reference id that this registry issued and has since evicted.
+    EvictedReference,
+}
+
+/// An error of a call into this crate. Opaque; match on [`Error::kind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}

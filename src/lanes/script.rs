@@ -1,0 +1,70 @@
+//! The script lane: a code-execution script's structured result, walked at any depth.
+
+use serde_json::{Map, Value};
+
+use crate::lanes::convert::convert_block;
+use crate::reference::ReferenceRegistry;
+use crate::render::Provenance;
+use crate::wire::Block;
+
+/// How deep the script lane walks; anything deeper is replaced by [`TOO_DEEP`].
+pub const SCRIPT_MAX_DEPTH: usize = 128;
+
+/// What stands in for a value nested deeper than [`SCRIPT_MAX_DEPTH`].
+pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown]";
+
+/// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
+///
+/// Every object that *is* a content block (its `type` is a block type and it has that type's
+/// identifying field: `text`; `data` or `uri`; `resource` or `uri`) is replaced by its agent
+/// block as [`convert_block`] gives it, in the neutral JSON: text stays text, embedded text
+/// becomes `{"type":"text","text":…}`, media stays media without any uri, and a reference,
+/// withheld, invalid or unsupported block becomes a text block with its stub or marker. Every
+/// other value is left as it is. Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a
+/// marker, never a stack overflow.
+///
+/// ```
+/// use mcp_agent_view::{script_view, ReferenceRegistry};
+/// use serde_json::json;
+///
+/// let result = json!({"rows": [{"note": {"type": "resource", "resource": {
+///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}]});
+/// let view = script_view(&result, &ReferenceRegistry::new());
+/// assert_eq!(view, json!({"rows": [{"note": {"type": "text", "text": "Quarterly notes: revenue up 4%."}}]}));
+/// ```
+#[must_use]
+pub fn script_view(value: &Value, registry: &ReferenceRegistry) -> Value {
+    walk(value, 0, registry)
+}
+
+fn walk(value: &Value, depth: usize, registry: &ReferenceRegistry) -> Value {
+    if depth >= SCRIPT_MAX_DEPTH && (value.is_object() || value.is_array()) {
+        return Value::String(TOO_DEEP.to_owned());
+    }
+    match value {
+        Value::Object(obj) if is_block(obj) => {
+            convert_block(&Block::decode(value), Provenance::ScriptResult, registry).to_json()
+        }
+        Value::Object(obj) => Value::Object(
+            obj.iter()
+                .map(|(k, v)| (k.clone(), walk(v, depth + 1, registry)))
+                .collect::<Map<String, Value>>(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| walk(v, depth + 1, registry)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether an object is a content block: a block type with that type's identifying field.
+fn is_block(obj: &Map<String, Value>) -> bool {
+    let has = |key| obj.contains_key(key);
+    match obj.get("type").and_then(Value::as_str) {
+        Some("text") => has("text"),
+        Some("image" | "audio") => has("data") || has("uri"),
+        Some("resource") => has("resource") || has("uri"),
+        Some("resource_link") => has("uri"),
+        _ => false,
+    }
+}

@@ -1,0 +1,88 @@
+//! Decides what an AI agent reads when content arrives from an MCP server.
+//!
+//! MCP servers send content blocks (`text`, `image`, `audio`, embedded `resource`,
+//! `resource_link`, MCPL bulk references) on several lanes: tool results, prompts, pushed
+//! events, channel messages, context injections, a script's structured result. This crate
+//! decodes each block on its own ([`Block::decode`], [`Message::decode`]), decides once what
+//! it is ([`classify_block`]), and lets each lane decide only how that class is shown:
+//!
+//! - [`history`]: one string for the conversation history;
+//! - [`convert_block`]: one [`AgentBlock`] (text, image or audio) per block;
+//! - [`script_view`]: a script's JSON result with every block in it replaced by its agent form.
+//!
+//! An embedded resource is inline content: its text shows as text, its blob as media or as a
+//! marker naming type and size, and its uri never reaches the agent. References show as a
+//! one-line stub whose id the [`ReferenceRegistry`] maps back to the uri, for the host's own
+//! fetcher. One bad block never costs its siblings: it becomes a visible marker.
+//!
+//! ```
+//! use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+//!
+//! let response: serde_json::Value = serde_json::from_str(r#"{
+//!   "jsonrpc": "2.0", "id": 1,
+//!   "result": {"content": [
+//!     {"type": "text", "text": "Here is the report."},
+//!     {"type": "resource", "resource": {"uri": "file:///q3.txt?token=s3cret",
+//!       "mimeType": "text/plain", "text": "Quarterly notes: revenue up 4%."}},
+//!     {"type": "hologram", "frames": 3}
+//!   ]}
+//! }"#)?;
+//! let registry = ReferenceRegistry::new();
+//! let text = history(&Message::decode(&response)?, &registry, &HistoryOptions::default());
+//! assert_eq!(
+//!     text,
+//!     "Here is the report.\nQuarterly notes: revenue up 4%.\n[unsupported result type: hologram]"
+//! );
+//! assert!(!text.contains("s3cret"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What this crate does not do
+//!
+//! - No I/O and no global state: it reads JSON you already have and returns what the agent
+//!   reads. Fetching a reference is the host's job, with the record from the registry.
+//! - It does not speak JSON-RPC, start servers or call model APIs.
+//! - It never puts base64 into text, a resource's or reference's uri into anything the agent
+//!   reads, or a JSON dump of a block in place of a marker.
+//!
+//! The design, the classification table and every marker string are in the crate's `docs/`.
+
+#![forbid(unsafe_code)]
+
+mod classify;
+mod error;
+mod lanes;
+mod reference;
+mod render;
+mod wire;
+
+pub use classify::{
+    classify_block, BlobForm, Class, Disposition, EmbeddedBlob, InlineMedia, Reference,
+    ReferenceSource, RejectedField, URI_MAX_CHARS,
+};
+pub use error::{Error, ErrorKind};
+pub use lanes::convert::{convert_block, convert_message, AgentBlock};
+pub use lanes::history::{history, history_blocks, HistoryOptions};
+pub use lanes::script::{script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
+pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};
+pub use render::{
+    base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD,
+};
+pub use wire::{
+    Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt,
+    PromptMessage, ReferenceFields, Role, RpcError, ToolResult,
+};
+
+/// Parses `bytes` as JSON, for [`Message::decode`]. Fails with [`ErrorKind::Json`] where the
+/// bytes are not JSON.
+///
+/// ```
+/// let value = mcp_agent_view::parse_json(br#"[{"type":"text","text":"hi"}]"#)?;
+/// let message = mcp_agent_view::Message::decode(&value)?;
+/// assert_eq!(message.blocks().count(), 1);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
+}

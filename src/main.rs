@@ -1,0 +1,193 @@
+//! `mcp-agent-view`: what an agent reads from an MCP message, on the command line.
+
+use std::io::{Read as _, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_agent_view::{
+    classify_block, convert_message, history, parse_json, script_view, HistoryOptions, Message,
+    Provenance, ReferenceRegistry,
+};
+
+/// Shows what an AI agent reads when content arrives from an MCP server.
+///
+/// Reads one MCP message as JSON (a JSON-RPC response, a tool, prompt or resource result, an
+/// event payload, a bare array of blocks or one block) from FILE, or from standard input when
+/// FILE is absent or `-`, and prints it as the chosen lane shows it.
+#[derive(Parser)]
+#[command(name = "mcp-agent-view", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    lane: Lane,
+}
+
+#[derive(Subcommand)]
+enum Lane {
+    /// The history lane: one string, blocks joined with line breaks (plain text out).
+    History {
+        #[command(flatten)]
+        common: Common,
+        /// Cut the string to at most this many characters, never inside a stub or marker.
+        #[arg(long, value_name = "CHARS")]
+        budget: Option<usize>,
+    },
+    /// convert_block over every block: a JSON array of text, image and audio blocks.
+    Blocks {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The script lane: the JSON with every content block in it replaced by its agent form.
+    Script {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// One JSON object per line per block: its class and the fields that decided it (no uri).
+    Classify {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    /// The message to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Where the content came from, as reference stubs say [default: tool-result for history,
+    /// push-event for blocks, script-result for script].
+    #[arg(long, value_enum)]
+    provenance: Option<ProvenanceArg>,
+    /// Seed the reference ids, for output that is the same from run to run.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProvenanceArg {
+    ToolResult,
+    PushEvent,
+    ChannelMessage,
+    ContextInjection,
+    ScriptResult,
+    Prompt,
+}
+
+impl From<ProvenanceArg> for Provenance {
+    fn from(p: ProvenanceArg) -> Self {
+        match p {
+            ProvenanceArg::ToolResult => Provenance::ToolResult,
+            ProvenanceArg::PushEvent => Provenance::PushEvent,
+            ProvenanceArg::ChannelMessage => Provenance::ChannelMessage,
+            ProvenanceArg::ContextInjection => Provenance::ContextInjection,
+            ProvenanceArg::ScriptResult => Provenance::ScriptResult,
+            ProvenanceArg::Prompt => Provenance::Prompt,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => return fail(&one_line(&e.to_string())),
+    };
+    match run(&cli.lane) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe (`| head`) is not worth a message.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(&format!("cannot write output: {e}")),
+            }
+        }
+        Err(message) => fail(&message),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("mcp-agent-view: {message}");
+    ExitCode::from(2)
+}
+
+/// Clap's message without its `error:` prefix, usage and tips, on one line.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_owned()
+}
+
+fn run(lane: &Lane) -> Result<String, String> {
+    let (Lane::History { common, .. }
+    | Lane::Blocks { common }
+    | Lane::Script { common }
+    | Lane::Classify { common }) = lane;
+    let bytes = read_input(common.file.as_deref())?;
+    let value = parse_json(&bytes).map_err(|e| e.to_string())?;
+    let registry = common
+        .seed
+        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
+    let provenance = |default| common.provenance.map_or(default, Provenance::from);
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).map_err(|e| e.to_string());
+    let out = match lane {
+        Lane::Script { .. } => pretty(&script_view(&value, &registry))?,
+        Lane::History { budget, .. } => {
+            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+            let options = HistoryOptions {
+                provenance: provenance(Provenance::ToolResult),
+                budget: *budget,
+            };
+            history(&message, &registry, &options)
+        }
+        Lane::Blocks { .. } => {
+            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry);
+            pretty(&serde_json::Value::Array(
+                blocks.iter().map(|b| b.to_json()).collect(),
+            ))?
+        }
+        Lane::Classify { .. } => {
+            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+            let mut out = String::new();
+            for (index, block) in message.blocks().enumerate() {
+                let mut line = classify_block(block).summary();
+                line["index"] = index.into();
+                out.push_str(&line.to_string());
+                out.push('\n');
+            }
+            return Ok(out);
+        }
+    };
+    Ok(out + "\n")
+}
+
+fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
+    match file {
+        None => read_stdin(),
+        Some(path) if path.as_os_str() == "-" => read_stdin(),
+        Some(path) => {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        }
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    Ok(bytes)
+}

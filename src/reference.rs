@@ -1,0 +1,240 @@
+//! The reference registry: the one place that keeps a reference's uri, behind an opaque id the
+//! agent can hand to the host's fetcher.
+
+use std::collections::hash_map::{DefaultHasher, RandomState};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hasher};
+use std::sync::{Mutex, PoisonError};
+
+use crate::classify::{Disposition, Reference, ReferenceSource};
+use crate::error::{Error, ErrorKind};
+
+/// How many records a registry keeps; registering more evicts the oldest.
+pub const MAX_RECORDS: usize = 2000;
+
+/// What the registry keeps of a reference, for the host's own fetcher.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferenceRecord {
+    /// The id the agent saw, `ref_…`.
+    pub id: String,
+    /// The uri. Never shown to the agent.
+    pub uri: String,
+    /// Where the reference came from on the wire.
+    pub source: ReferenceSource,
+    /// The reference's name, as the server sent it.
+    pub name: Option<String>,
+    /// The reference's media type, as the server sent it.
+    pub mime_type: Option<String>,
+    /// The size the server claimed.
+    pub size_bytes: Option<u64>,
+    /// The reference's disposition. `never` stays in force: a fetcher must not inline it.
+    pub disposition: Option<Disposition>,
+}
+
+/// Issues opaque ids for references and keeps their records.
+///
+/// Ids are `ref_` and 13 lowercase base36 characters: the same for the same uri while its
+/// record is kept, never reused, and not guessable from one another (each is a keyed
+/// permutation of a counter). At most [`MAX_RECORDS`] records are kept, the oldest evicted
+/// first. The registry is `Sync`: share it between threads behind a reference or an `Arc`.
+///
+/// ```
+/// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+///
+/// let json = serde_json::json!([{
+///     "type": "resource_link", "uri": "https://example.com/r?token=secret", "name": "report.pdf"
+/// }]);
+/// let registry = ReferenceRegistry::new();
+/// let text = history(&Message::decode(&json)?, &registry, &HistoryOptions::default());
+/// assert!(!text.contains("secret"));
+/// let id = text.split(']').next().unwrap().trim_start_matches('[');
+/// assert_eq!(registry.lookup(id)?.uri, "https://example.com/r?token=secret");
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct ReferenceRegistry {
+    key: (u64, u64),
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    next: u64,
+    by_uri: HashMap<String, u64>,
+    records: HashMap<u64, ReferenceRecord>,
+    order: VecDeque<u64>,
+}
+
+impl Default for ReferenceRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ReferenceRegistry {
+    /// An empty registry with a random key.
+    #[must_use]
+    pub fn new() -> Self {
+        let random = || RandomState::new().build_hasher().finish();
+        Self::with_key((random(), random()))
+    }
+
+    /// An empty registry whose ids follow from `seed`: the same seed and the same registrations
+    /// give the same ids. For tests and reproducible output; ids from a known seed are
+    /// guessable, so hosts should use [`ReferenceRegistry::new`].
+    #[must_use]
+    pub fn with_seed(seed: u64) -> Self {
+        Self::with_key((seed, seed.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15))
+    }
+
+    fn with_key(key: (u64, u64)) -> Self {
+        ReferenceRegistry {
+            key,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// Registers `reference` and returns its id. The same uri gets the same id while its record
+    /// is kept.
+    pub fn register(&self, reference: &Reference<'_>) -> String {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&n) = inner.by_uri.get(reference.uri) {
+            return self.id_of(n);
+        }
+        let n = inner.next;
+        inner.next += 1;
+        let id = self.id_of(n);
+        inner.by_uri.insert(reference.uri.to_owned(), n);
+        inner.records.insert(
+            n,
+            ReferenceRecord {
+                id: id.clone(),
+                uri: reference.uri.to_owned(),
+                source: reference.source,
+                name: reference.name.map(str::to_owned),
+                mime_type: reference.mime_type.map(str::to_owned),
+                size_bytes: reference.size_bytes,
+                disposition: reference.disposition,
+            },
+        );
+        inner.order.push_back(n);
+        while inner.order.len() > MAX_RECORDS {
+            if let Some(old) = inner.order.pop_front() {
+                if let Some(record) = inner.records.remove(&old) {
+                    inner.by_uri.remove(&record.uri);
+                }
+            }
+        }
+        id
+    }
+
+    /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this
+    /// registry issued and no longer keeps, and [`ErrorKind::UnknownReference`] for any other.
+    pub fn lookup(&self, id: &str) -> Result<ReferenceRecord, Error> {
+        let unknown = || {
+            Error::new(
+                ErrorKind::UnknownReference,
+                format!("unknown reference id: {}", shown_id(id)),
+            )
+        };
+        let n = parse_id(id)
+            .map(|p| self.permute_back(p))
+            .ok_or_else(unknown)?;
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        match inner.records.get(&n) {
+            Some(record) => Ok(record.clone()),
+            None if n < inner.next => Err(Error::new(
+                ErrorKind::EvictedReference,
+                format!("evicted reference id: {}", shown_id(id)),
+            )),
+            None => Err(unknown()),
+        }
+    }
+
+    /// How many records the registry keeps now.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .records
+            .len()
+    }
+
+    /// Whether the registry keeps no record.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn id_of(&self, n: u64) -> String {
+        let mut digits = [b'0'; 13];
+        let mut x = self.permute(n);
+        for d in digits.iter_mut().rev() {
+            let r = u8::try_from(x % 36).unwrap_or(0);
+            *d = if r < 10 { b'0' + r } else { b'a' + r - 10 };
+            x /= 36;
+        }
+        let mut id = String::with_capacity(17);
+        id.push_str("ref_");
+        id.extend(digits.iter().map(|&b| char::from(b)));
+        id
+    }
+
+    /// A four-round Feistel network over the 64-bit counter: a bijection, so ids never repeat,
+    /// and keyed, so they cannot be told from one another without the key.
+    fn permute(&self, n: u64) -> u64 {
+        let (mut left, mut right) = halves(n);
+        for round in 0..4 {
+            (left, right) = (right, left ^ self.round(round, right));
+        }
+        join(left, right)
+    }
+
+    fn permute_back(&self, p: u64) -> u64 {
+        let (mut left, mut right) = halves(p);
+        for round in (0..4).rev() {
+            (left, right) = (right ^ self.round(round, left), left);
+        }
+        join(left, right)
+    }
+
+    fn round(&self, round: u8, half: u32) -> u32 {
+        let mut h = DefaultHasher::new();
+        h.write_u64(self.key.0);
+        h.write_u64(self.key.1);
+        h.write_u8(round);
+        h.write_u32(half);
+        halves(h.finish()).1
+    }
+}
+
+fn halves(x: u64) -> (u32, u32) {
+    let low = u32::try_from(x & u64::from(u32::MAX)).unwrap_or(0);
+    let high = u32::try_from(x >> 32).unwrap_or(0);
+    (high, low)
+}
+
+fn join(left: u32, right: u32) -> u64 {
+    (u64::from(left) << 32) | u64::from(right)
+}
+
+fn parse_id(id: &str) -> Option<u64> {
+    let digits = id.strip_prefix("ref_")?;
+    if digits.len() != 13 {
+        return None;
+    }
+    digits.bytes().try_fold(0u64, |acc, b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'z' => b - b'a' + 10,
+            _ => return None,
+        };
+        acc.checked_mul(36)?.checked_add(u64::from(d))
+    })
+}
+
+/// An id as an error message may show it: cleaned and cut like any label.
+fn shown_id(id: &str) -> String {
+    crate::render::clean_label(id).unwrap_or_default()
+}

@@ -1,0 +1,260 @@
+//! How a class reads as text: sizes, cleaned labels, and every marker and stub string. Each
+//! string the agent can read is written here, once.
+
+use std::fmt::Write as _;
+
+use crate::classify::{BlobForm, Class, Reference};
+use crate::reference::ReferenceRegistry;
+use crate::wire::RpcError;
+
+/// The longest a server label (name, title, media type, type name) may be once cleaned, in
+/// characters, `…` included.
+pub const LABEL_MAX_CHARS: usize = 120;
+
+/// Where a block arrived from, as the reference stub tells the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Provenance {
+    /// A tool result in the conversation history: `from tool result`.
+    ToolResult,
+    /// An attachment on a pushed event: `attachment on push event`.
+    PushEvent,
+    /// An attachment on a channel message: `attachment on channel message`.
+    ChannelMessage,
+    /// Content injected into the context: `context injection`.
+    ContextInjection,
+    /// A code-execution script's result: `in script result`.
+    ScriptResult,
+    /// A prompt's message: `from prompt`.
+    Prompt,
+}
+
+impl Provenance {
+    /// The words the stub uses.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provenance::ToolResult => "from tool result",
+            Provenance::PushEvent => "attachment on push event",
+            Provenance::ChannelMessage => "attachment on channel message",
+            Provenance::ContextInjection => "context injection",
+            Provenance::ScriptResult => "in script result",
+            Provenance::Prompt => "from prompt",
+        }
+    }
+}
+
+/// Writes what the agent reads for `class`: text verbatim, media as a marker, a reference as
+/// its stub, and the marker of a withheld, invalid or unsupported block. Registers references
+/// in `registry`.
+pub(crate) fn show(
+    class: &Class<'_>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    out: &mut String,
+) {
+    match class {
+        Class::Text { text } | Class::EmbeddedText { text, .. } => out.push_str(text),
+        Class::Media(media) => media_marker(
+            out,
+            media.kind.as_str(),
+            Some(media.mime_type),
+            media.size,
+            None,
+        ),
+        Class::EmbeddedBlob(blob) => match &blob.form {
+            BlobForm::Text(text) => out.push_str(text),
+            BlobForm::Media(kind) => {
+                media_marker(out, kind.as_str(), blob.mime_type, blob.size, None);
+            }
+            BlobForm::File => media_marker(out, "file", blob.mime_type, blob.size, None),
+            BlobForm::NotText(reason) => {
+                media_marker(out, "file", blob.mime_type, blob.size, Some(reason));
+            }
+        },
+        Class::Reference(reference) => {
+            stub(out, &registry.register(reference), reference, provenance);
+        }
+        Class::Withheld { .. } => out.push_str(WITHHELD),
+        Class::Invalid { reason, .. } => {
+            let _ = write!(out, "[unrecognized content block: {reason}]");
+        }
+        Class::Unsupported { type_name } => {
+            out.push_str("[unsupported result type: ");
+            push_label(out, type_name, "unnamed");
+            out.push(']');
+        }
+    }
+}
+
+/// `[request failed: error <code>: <message>]`, what a JSON-RPC error reads as on a lane.
+pub(crate) fn rpc_error(error: &RpcError<'_>) -> String {
+    let mut out = String::from("[request failed: ");
+    if let Some(code) = error.code {
+        let _ = write!(out, "error {code}: ");
+    }
+    out.push_str(error.message);
+    out.push(']');
+    out
+}
+
+/// The marker of inline data that claims a bulk disposition.
+pub const WITHHELD: &str =
+    "[inline content withheld: nonconformant bulk disposition on inline data]";
+
+/// `[image: image/png, ~3KB]`, `[file: text/plain, ~2KB, not text: invalid UTF-8]`.
+fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: u64, note: Option<&str>) {
+    let _ = write!(out, "[{label}: ");
+    push_label(out, mime.unwrap_or(""), "unknown type");
+    out.push_str(", ");
+    push_size(out, size);
+    if let Some(note) = note {
+        let _ = write!(out, ", {note}");
+    }
+    out.push(']');
+}
+
+/// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
+fn stub(out: &mut String, id: &str, reference: &Reference<'_>, provenance: Provenance) {
+    let _ = write!(out, "[{id}]");
+    if let Some(name) = reference.name.and_then(clean_label) {
+        out.push(' ');
+        out.push_str(&name);
+    }
+    let mime = reference.mime_type.and_then(clean_label);
+    if mime.is_some() || reference.size_bytes.is_some() {
+        out.push_str(" — ");
+        if let Some(mime) = &mime {
+            out.push_str(mime);
+        }
+        if let Some(size) = reference.size_bytes {
+            if mime.is_some() {
+                out.push_str(", ");
+            }
+            push_size(out, size);
+            out.push_str(" claimed");
+        }
+    }
+    let _ = write!(
+        out,
+        " — {} — fetch with fetch_reference",
+        provenance.as_str()
+    );
+}
+
+/// A size in bytes as `NB`, `~NKB`, `~N.NMB` or `~N.NGB` (1024-based).
+#[must_use]
+pub fn format_size(bytes: u64) -> String {
+    let mut out = String::new();
+    push_size(&mut out, bytes);
+    out
+}
+
+fn push_size(out: &mut String, bytes: u64) {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if bytes < 1024 {
+        let _ = write!(out, "{bytes}B");
+    } else if (b / KIB).round() < KIB {
+        let _ = write!(out, "~{:.0}KB", b / KIB);
+    } else if (b / KIB / KIB * 10.0).round() / 10.0 < KIB {
+        let _ = write!(out, "~{:.1}MB", b / KIB / KIB);
+    } else {
+        let _ = write!(out, "~{:.1}GB", b / KIB / KIB / KIB);
+    }
+}
+
+fn push_label(out: &mut String, raw: &str, absent: &str) {
+    match clean_label(raw) {
+        Some(label) => out.push_str(&label),
+        None => out.push_str(absent),
+    }
+}
+
+/// A server label as the agent may read it: C0 and C1 controls and bidi controls removed (tabs
+/// and line breaks become spaces), surrounding space trimmed, cut to
+/// [`LABEL_MAX_CHARS`] characters with `…`. `None` where nothing is left.
+///
+/// Reads at most a little more than the label's first [`LABEL_MAX_CHARS`] kept characters,
+/// however long the label is.
+#[must_use]
+pub fn clean_label(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut kept = 0usize;
+    let mut cut = false;
+    for c in raw.chars() {
+        let c = match c {
+            '\t' | '\n' | '\r' => ' ',
+            c if is_control(c) => continue,
+            c => c,
+        };
+        if kept == 0 && c == ' ' {
+            continue;
+        }
+        if kept == LABEL_MAX_CHARS {
+            cut = true;
+            break;
+        }
+        out.push(c);
+        kept += 1;
+    }
+    if cut {
+        // Make room for the ellipsis, and do not leave a space before it.
+        out.pop();
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        out.push('…');
+    } else {
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn is_control(c: char) -> bool {
+    c.is_control() // C0, DEL and C1
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The decoded size of base64 `data`, from its length alone: four characters give three
+/// bytes, less the padding. Line breaks inside the data are counted as data, so the figure is
+/// an upper bound there (markers say `~`).
+#[must_use]
+pub fn base64_decoded_len(data: &str) -> u64 {
+    let bytes = data.trim_end().as_bytes();
+    let padding = bytes
+        .iter()
+        .rev()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    let chars = (bytes.len() - padding) as u64;
+    chars * 3 / 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_switch_units_where_rounding_reaches_the_next() {
+        assert_eq!(format_size(0), "0B");
+        assert_eq!(format_size(1023), "1023B");
+        assert_eq!(format_size(1024), "~1KB");
+        assert_eq!(format_size(3000), "~3KB");
+        assert_eq!(format_size(1024 * 1024 - 1), "~1.0MB");
+        assert_eq!(format_size(22_439_526), "~21.4MB");
+        assert_eq!(format_size(1024 * 1024 * 1024 - 1), "~1.0GB");
+        assert_eq!(format_size(3 * 1024 * 1024 * 1024), "~3.0GB");
+    }
+
+    #[test]
+    fn base64_length_counts_padding_out() {
+        assert_eq!(base64_decoded_len(""), 0);
+        assert_eq!(base64_decoded_len("aGk="), 2);
+        assert_eq!(base64_decoded_len("aGk"), 2);
+        assert_eq!(base64_decoded_len("aA=="), 1);
+        assert_eq!(base64_decoded_len("aGVsbG8h"), 6);
+        assert_eq!(base64_decoded_len("aGVsbG8h\n"), 6);
+    }
+}
