@@ -32,7 +32,7 @@ enum Lane {
         #[arg(long, value_name = "CHARS")]
         budget: Option<usize>,
     },
-    /// convert_block over every block: a JSON array of text, image and audio blocks.
+    /// `convert_block` over every block: a JSON array of text, image and audio blocks.
     Blocks {
         #[command(flatten)]
         common: Common,
@@ -156,16 +156,19 @@ fn run(lane: &Lane) -> Result<String, String> {
             let message = Message::decode(&value).map_err(|e| e.to_string())?;
             let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry);
             pretty(&serde_json::Value::Array(
-                blocks.iter().map(|b| b.to_json()).collect(),
+                blocks
+                    .iter()
+                    .map(mcp_agent_view::AgentBlock::to_json)
+                    .collect(),
             ))?
         }
         Lane::Classify { .. } => {
             let message = Message::decode(&value).map_err(|e| e.to_string())?;
             let mut out = String::new();
             for (index, block) in message.blocks().enumerate() {
-                let mut line = classify_block(block).summary();
-                line["index"] = index.into();
-                out.push_str(&line.to_string());
+                let mut summary = classify_block(block).summary();
+                summary["index"] = index.into();
+                out.push_str(&summary.to_string());
                 out.push('\n');
             }
             return Ok(out);

@@ -455,13 +455,7 @@ fn decode_result(value: &Value) -> Option<Message<'_>> {
             // A sampling message or result: `{role, content}`.
             return Some(Message::Blocks(content));
         }
-        return Some(Message::ToolResult(ToolResult {
-            content,
-            structured_content: obj.get("structuredContent"),
-            is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
-            result_type: obj.get("resultType").and_then(Value::as_str),
-            meta: obj.get("_meta").and_then(Value::as_object),
-        }));
+        return Some(Message::ToolResult(tool_result(obj, content)));
     }
     if let Some(Value::Array(messages)) = obj.get("messages") {
         return Some(Message::Prompt(Prompt {
@@ -479,15 +473,23 @@ fn decode_result(value: &Value) -> Option<Message<'_>> {
     }
     if obj.contains_key("structuredContent") {
         // No `content` at all, but structured content: a tool result with no blocks.
-        return Some(Message::ToolResult(ToolResult {
-            content: Vec::new(),
-            structured_content: obj.get("structuredContent"),
-            is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
-            result_type: obj.get("resultType").and_then(Value::as_str),
-            meta: obj.get("_meta").and_then(Value::as_object),
-        }));
+        return Some(Message::ToolResult(tool_result(obj, Vec::new())));
+    }
+    if obj.contains_key("resultType") {
+        // A result (2026-07-28 marks every result) that carries nothing to show.
+        return Some(Message::NoContent);
     }
     None
+}
+
+fn tool_result<'a>(obj: &'a Map<String, Value>, content: Vec<Block<'a>>) -> ToolResult<'a> {
+    ToolResult {
+        content,
+        structured_content: obj.get("structuredContent"),
+        is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
+        result_type: obj.get("resultType").and_then(Value::as_str),
+        meta: obj.get("_meta").and_then(Value::as_object),
+    }
 }
 
 /// `content` that is one block or an array of blocks.

@@ -1,0 +1,85 @@
+//! Helpers shared by the black-box tests.
+#![allow(dead_code)]
+
+use mcp_agent_view::{
+    classify_block, convert_block, history, script_view, AgentBlock, Block, Class, HistoryOptions,
+    Message, Provenance, ReferenceRegistry,
+};
+use serde_json::Value;
+
+/// A registry with fixed ids, so that two lanes over the same input agree.
+pub fn registry() -> ReferenceRegistry {
+    ReferenceRegistry::with_seed(7)
+}
+
+/// The class of one block, owned enough to compare in tests.
+#[track_caller]
+pub fn class_name(block: &Value) -> &'static str {
+    classify_block(&Block::decode(block)).name()
+}
+
+/// The history lane over a whole message, with default options.
+#[track_caller]
+pub fn history_of(message: &Value) -> String {
+    let message = Message::decode(message).expect("the message decodes");
+    history(&message, &registry(), &HistoryOptions::default())
+}
+
+/// The history lane with a budget.
+#[track_caller]
+pub fn history_with_budget(message: &Value, budget: usize) -> String {
+    let message = Message::decode(message).expect("the message decodes");
+    let options = HistoryOptions {
+        budget: Some(budget),
+        ..HistoryOptions::default()
+    };
+    history(&message, &registry(), &options)
+}
+
+/// convert_block over one block.
+#[track_caller]
+pub fn convert_of(block: &Value, provenance: Provenance) -> AgentBlock<'static> {
+    convert_block(&Block::decode(block), provenance, &registry()).into_owned()
+}
+
+/// The text convert_block gives for one block; fails where it gives media.
+#[track_caller]
+pub fn convert_text(block: &Value) -> String {
+    match convert_of(block, Provenance::PushEvent) {
+        AgentBlock::Text { text } => text.into_owned(),
+        other => panic!("expected a text block, got {other:?}"),
+    }
+}
+
+/// The script lane.
+#[track_caller]
+pub fn script_of(value: &Value) -> Value {
+    script_view(value, &registry())
+}
+
+/// The reason of an invalid block; fails where the block is not invalid.
+#[track_caller]
+pub fn invalid_reason(block: &Value) -> &'static str {
+    match classify_block(&Block::decode(block)) {
+        Class::Invalid { reason, .. } => reason,
+        other => panic!("expected an invalid block, got {other:?}"),
+    }
+}
+
+/// Every string in `value` at a key named `key`, at any depth.
+pub fn strings_at(value: &Value, key: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(obj) => {
+            for (k, v) in obj {
+                if k == key {
+                    if let Value::String(s) = v {
+                        out.push(s.clone());
+                    }
+                }
+                strings_at(v, key, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| strings_at(v, key, out)),
+        _ => {}
+    }
+}
