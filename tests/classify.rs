@@ -167,7 +167,7 @@ fn blob_wins_over_text_and_neither_is_malformed() {
 fn bulk_reference_with_top_level_uri_is_a_reference() {
     let r_json = json!({
         "type": "resource", "uri": "mcpl://bulk/1", "name": "dump.csv", "mimeType": "text/csv",
-        "sizeBytes": 52428800, "disposition": "ref",
+        "sizeBytes": 52_428_800, "disposition": "ref",
         "digest": "sha256:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU", "expiresAt": "2026-12-01T00:00:00Z"
     });
     let r = reference(&r_json);
@@ -391,7 +391,7 @@ fn unknown_fields_are_ignored_meta_is_kept_and_unknown_roles_survive() {
         .as_ref()
         .unwrap()
         .iter()
-        .map(|r| r.as_str())
+        .map(mcp_agent_view::Role::as_str)
         .collect();
     assert_eq!(roles, ["user", "system"]);
     assert_eq!(block.annotations.priority, Some(0.5));

@@ -1,4 +1,4 @@
-//! What each lane shows: history, convert_block and the script lane.
+//! What each lane shows: history, `convert_block` and the script lane.
 
 mod common;
 

@@ -16,8 +16,9 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown
 /// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
 ///
 /// Every object that *is* a content block (its `type` is a block type and it has that type's
-/// identifying field: `text`; `data` or `uri`; `resource` or `uri`) is replaced by its agent
-/// block as [`convert_block`] gives it, in the neutral JSON: text stays text, embedded text
+/// identifying field: `text`; `data` or `uri`; `resource` or `uri`), and every object that
+/// is a read resource's contents (no `type`, a string `uri`, a string `text` or `blob`), is
+/// replaced by its agent block as [`convert_block`] gives it, in the neutral JSON: text stays text, embedded text
 /// becomes `{"type":"text","text":…}`, media stays media without any uri, and a reference,
 /// withheld, invalid or unsupported block becomes a text block with its stub or marker. Every
 /// other value is left as it is. Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a
@@ -42,14 +43,15 @@ fn walk(value: &Value, depth: usize, registry: &ReferenceRegistry) -> Value {
         return Value::String(TOO_DEEP.to_owned());
     }
     match value {
-        Value::Object(obj) if is_block(obj) => {
-            convert_block(&Block::decode(value), Provenance::ScriptResult, registry).to_json()
-        }
-        Value::Object(obj) => Value::Object(
-            obj.iter()
-                .map(|(k, v)| (k.clone(), walk(v, depth + 1, registry)))
-                .collect::<Map<String, Value>>(),
-        ),
+        Value::Object(obj) => match shape(obj) {
+            Shape::Block => show(&Block::decode(value), registry),
+            Shape::ResourceContents => show(&Block::decode_resource_contents(value), registry),
+            Shape::Other => Value::Object(
+                obj.iter()
+                    .map(|(k, v)| (k.clone(), walk(v, depth + 1, registry)))
+                    .collect::<Map<String, Value>>(),
+            ),
+        },
         Value::Array(items) => {
             Value::Array(items.iter().map(|v| walk(v, depth + 1, registry)).collect())
         }
@@ -57,14 +59,42 @@ fn walk(value: &Value, depth: usize, registry: &ReferenceRegistry) -> Value {
     }
 }
 
-/// Whether an object is a content block: a block type with that type's identifying field.
-fn is_block(obj: &Map<String, Value>) -> bool {
+fn show(block: &Block<'_>, registry: &ReferenceRegistry) -> Value {
+    convert_block(block, Provenance::ScriptResult, registry).to_json()
+}
+
+enum Shape {
+    /// A block type with that type's identifying field.
+    Block,
+    /// No `type`, a string `uri`, and a string `text` or `blob`.
+    ResourceContents,
+    /// Any other object.
+    Other,
+}
+
+fn shape(obj: &Map<String, Value>) -> Shape {
     let has = |key| obj.contains_key(key);
-    match obj.get("type").and_then(Value::as_str) {
-        Some("text") => has("text"),
-        Some("image" | "audio") => has("data") || has("uri"),
-        Some("resource") => has("resource") || has("uri"),
-        Some("resource_link") => has("uri"),
-        _ => false,
+    let has_string = |key| obj.get(key).is_some_and(Value::is_string);
+    let is_block = match obj.get("type") {
+        None => {
+            return if has_string("uri") && (has_string("text") || has_string("blob")) {
+                Shape::ResourceContents
+            } else {
+                Shape::Other
+            };
+        }
+        Some(Value::String(t)) => match t.as_str() {
+            "text" => has("text"),
+            "image" | "audio" => has("data") || has("uri"),
+            "resource" => has("resource") || has("uri"),
+            "resource_link" => has("uri"),
+            _ => false,
+        },
+        Some(_) => false,
+    };
+    if is_block {
+        Shape::Block
+    } else {
+        Shape::Other
     }
 }

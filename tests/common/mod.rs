@@ -36,13 +36,13 @@ pub fn history_with_budget(message: &Value, budget: usize) -> String {
     history(&message, &registry(), &options)
 }
 
-/// convert_block over one block.
+/// `convert_block` over one block.
 #[track_caller]
 pub fn convert_of(block: &Value, provenance: Provenance) -> AgentBlock<'static> {
     convert_block(&Block::decode(block), provenance, &registry()).into_owned()
 }
 
-/// The text convert_block gives for one block; fails where it gives media.
+/// The text `convert_block` gives for one block; fails where it gives media.
 #[track_caller]
 pub fn convert_text(block: &Value) -> String {
     match convert_of(block, Provenance::PushEvent) {

@@ -1,0 +1,179 @@
+//! The reference registry: ids, records, eviction, lookups and threads.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use mcp_agent_view::{
+    classify_block, Block, Class, Disposition, ErrorKind, Reference, ReferenceRegistry,
+    ReferenceSource, MAX_RECORDS,
+};
+use serde_json::json;
+
+fn reference(uri: &str) -> Reference<'_> {
+    Reference {
+        source: ReferenceSource::BulkResource,
+        uri,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        expires_at: None,
+        digest: None,
+        disposition: None,
+        rejected: Vec::new(),
+    }
+}
+
+#[track_caller]
+fn assert_id_shape(id: &str) {
+    let digits = id
+        .strip_prefix("ref_")
+        .unwrap_or_else(|| panic!("{id} lacks ref_"));
+    assert_eq!(digits.len(), 13, "{id}");
+    assert!(
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
+        "{id}"
+    );
+}
+
+#[test]
+fn ids_are_ref_and_base36_and_the_same_for_the_same_uri() {
+    let registry = ReferenceRegistry::new();
+    let a = registry.register(&reference("file:///a"));
+    let b = registry.register(&reference("file:///b"));
+    assert_id_shape(&a);
+    assert_id_shape(&b);
+    assert_ne!(a, b);
+    assert_eq!(registry.register(&reference("file:///a")), a);
+    assert_eq!(registry.len(), 2);
+}
+
+#[test]
+fn ids_do_not_show_their_order() {
+    // Consecutive registrations must not give ids that differ only in their last characters.
+    let registry = ReferenceRegistry::new();
+    let ids: Vec<String> = (0..50)
+        .map(|i| registry.register(&reference(&format!("u:{i}"))))
+        .collect();
+    let shared_prefix =
+        |x: &str, y: &str| x.bytes().zip(y.bytes()).take_while(|(a, b)| a == b).count();
+    let long_prefixes = ids
+        .windows(2)
+        .filter(|w| shared_prefix(&w[0], &w[1]) >= 4 + 8)
+        .count();
+    assert!(long_prefixes <= 1, "{ids:?}");
+}
+
+#[test]
+fn two_registries_give_different_ids_unless_seeded_alike() {
+    let r = reference("file:///same");
+    assert_ne!(
+        ReferenceRegistry::new().register(&r),
+        ReferenceRegistry::new().register(&r)
+    );
+    assert_eq!(
+        ReferenceRegistry::with_seed(9).register(&r),
+        ReferenceRegistry::with_seed(9).register(&r)
+    );
+    assert_ne!(
+        ReferenceRegistry::with_seed(9).register(&r),
+        ReferenceRegistry::with_seed(10).register(&r)
+    );
+}
+
+#[test]
+fn lookup_gives_the_record_with_the_uri_for_the_host() {
+    let json = json!({"type": "resource", "uri": "https://x.example/r?token=t", "name": "r.csv",
+        "mimeType": "text/csv", "sizeBytes": 10, "disposition": "never"});
+    let block = Block::decode(&json);
+    let Class::Reference(r) = classify_block(&block) else {
+        panic!("a reference")
+    };
+    let registry = ReferenceRegistry::new();
+    let id = registry.register(&r);
+    let record = registry.lookup(&id).unwrap();
+    assert_eq!(record.id, id);
+    assert_eq!(record.uri, "https://x.example/r?token=t");
+    assert_eq!(record.name.as_deref(), Some("r.csv"));
+    assert_eq!(record.mime_type.as_deref(), Some("text/csv"));
+    assert_eq!(record.size_bytes, Some(10));
+    assert_eq!(record.disposition, Some(Disposition::Never));
+}
+
+#[test]
+fn unknown_ids_are_a_defined_error() {
+    let registry = ReferenceRegistry::new();
+    let issued = registry.register(&reference("file:///a"));
+    for id in [
+        "",
+        "ref_",
+        "ref_zzzzzzzzzzzzzz",
+        "ref_!!!!!!!!!!!!!",
+        "[ref_0000000000000] evil",
+        "REF_0000000000000",
+    ] {
+        let err = registry.lookup(id).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnknownReference, "{id}");
+    }
+    // An id from another registry was never issued here.
+    let other = ReferenceRegistry::new().register(&reference("file:///a"));
+    assert_ne!(other, issued);
+    assert_eq!(
+        registry.lookup(&other).unwrap_err().kind(),
+        ErrorKind::UnknownReference
+    );
+    assert_eq!(
+        registry.lookup("ref_nope").unwrap_err().to_string(),
+        "unknown reference id: ref_nope"
+    );
+}
+
+#[test]
+fn at_most_2000_records_are_kept_and_the_oldest_go_first() {
+    let registry = ReferenceRegistry::new();
+    let ids: Vec<String> = (0..MAX_RECORDS + 5)
+        .map(|i| registry.register(&reference(&format!("u:{i}"))))
+        .collect();
+    assert_eq!(registry.len(), MAX_RECORDS);
+    for evicted in &ids[..5] {
+        let err = registry.lookup(evicted).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::EvictedReference);
+        assert_eq!(err.to_string(), format!("evicted reference id: {evicted}"));
+    }
+    assert_eq!(registry.lookup(&ids[5]).unwrap().uri, "u:5");
+    // An evicted uri registered again gets a new id; the old one is never reused.
+    let again = registry.register(&reference("u:0"));
+    assert_ne!(again, ids[0]);
+    assert_eq!(
+        registry.lookup(&ids[0]).unwrap_err().kind(),
+        ErrorKind::EvictedReference
+    );
+    let unique: HashSet<_> = ids.iter().chain([&again]).collect();
+    assert_eq!(unique.len(), ids.len() + 1);
+}
+
+#[test]
+fn many_threads_register_without_reusing_an_id() {
+    const THREADS: usize = 8;
+    const EACH: usize = 5_000;
+    let registry = Arc::new(ReferenceRegistry::new());
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let registry = Arc::clone(&registry);
+            std::thread::spawn(move || {
+                (0..EACH)
+                    .map(|i| registry.register(&reference(&format!("t{t}/u{i}"))))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut all = HashSet::new();
+    for handle in handles {
+        for id in handle.join().expect("no thread panics") {
+            assert!(all.insert(id), "an id was issued twice");
+        }
+    }
+    assert_eq!(all.len(), THREADS * EACH);
+    assert_eq!(registry.len(), MAX_RECORDS);
+}

@@ -1,0 +1,385 @@
+//! Every real MCP message in `../shared/vectors/mcp` through every lane.
+//!
+//! The expectations come from the raw JSON, not from this crate's classification: the text of
+//! every text block and every embedded text resource must be read; every inline image must
+//! reach `convert_block` as an image with its data; no embedded resource's or reference's uri
+//! may be read unless the server's own text writes it; no base64 may appear in history text.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{registry, strings_at};
+use mcp_agent_view::{
+    convert_message, history, script_view, AgentBlock, HistoryOptions, Message, Provenance,
+};
+use serde_json::Value;
+
+/// Vectors that hold no MCP message with content to read, and why. Everything else must
+/// decode.
+const NOT_MESSAGES: &[(&str, &str)] = &[
+    (
+        "json-schema-2020-12.tools-list.json",
+        "a tool definition from tools/list, no content",
+    ),
+    (
+        "vectors-self-validation.json",
+        "a report of schema validity, no message",
+    ),
+];
+
+/// Vectors expected to fail a check, with the reason. Empty is the goal, and it is empty.
+const EXPECTED_FAILURES: &[(&str, &str)] = &[];
+
+fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/mcp")
+}
+
+/// The MCP messages a vector file holds: its response, example value, observed results, and
+/// each case of the schema matrix.
+fn messages_of(file: &Value) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for key in [
+        "response",
+        "value",
+        "final_tool_result",
+        "round1_response",
+        "round2_response",
+        "client_stub_response",
+    ] {
+        if let Some(v) = file.get(key) {
+            out.push((key.to_owned(), v.clone()));
+        }
+    }
+    if let Some(Value::Array(cases)) = file.get("cases") {
+        for (i, case) in cases.iter().enumerate() {
+            if let Some(v) = case.get("value") {
+                let name = case.get("case").and_then(Value::as_str).unwrap_or("?");
+                out.push((format!("cases[{i}] {name}"), v.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Every object in `value` that is a content block of `type_name`, at any depth; not inside
+/// blocks of types the classification table does not know (`tool_use`, `tool_result`: shown as
+/// unsupported), nor inside `inputRequests` (requests to the client, not content).
+fn blocks_of_type<'v>(value: &'v Value, type_name: &str, out: &mut Vec<&'v Value>) {
+    const KNOWN: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
+    match value {
+        Value::Object(obj) => {
+            match obj.get("type").and_then(Value::as_str) {
+                Some(t) if t == type_name => out.push(value),
+                Some(t) if !KNOWN.contains(&t) => return,
+                _ => {}
+            }
+            for (key, v) in obj {
+                if key != "inputRequests" {
+                    blocks_of_type(v, type_name, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| blocks_of_type(v, type_name, out)),
+        _ => {}
+    }
+}
+
+/// The uris the agent must not read: of embedded resources, `resources/read` contents,
+/// resource links and MCPL references. A uri the server wrote into its own text (a text
+/// block, an error message) is exempt.
+fn secret_uris(message: &Value) -> Vec<String> {
+    let mut uris = Vec::new();
+    strings_at(message, "uri", &mut uris);
+    let mut texts = Vec::new();
+    strings_at(message, "text", &mut texts);
+    strings_at(message, "message", &mut texts);
+    uris.retain(|u| u.chars().count() >= 8 && !texts.iter().any(|t| t.contains(u.as_str())));
+    uris
+}
+
+/// Windows of the base64 the message carries (`data` and `blob`), for a search in the output.
+fn base64_windows(message: &Value) -> Vec<String> {
+    let mut data = Vec::new();
+    strings_at(message, "data", &mut data);
+    strings_at(message, "blob", &mut data);
+    data.iter()
+        .filter(|d| d.is_ascii() && d.len() >= 16)
+        .flat_map(|d| {
+            (0..=d.len() - 16)
+                .step_by(16)
+                .map(move |i| d[i..i + 16].to_owned())
+        })
+        .collect()
+}
+
+struct Outcome {
+    failures: Vec<String>,
+    blocks_checked: usize,
+}
+
+/// What the three lanes made of one message.
+struct Lanes<'m> {
+    message: Message<'m>,
+    history: String,
+    converted: Vec<AgentBlock<'m>>,
+    converted_text: Vec<String>,
+    script: String,
+}
+
+fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
+    let message = match Message::decode(value) {
+        Ok(m) => m,
+        Err(e) => {
+            return outcome
+                .failures
+                .push(format!("{name}: does not decode: {e}"))
+        }
+    };
+    let registry = registry();
+    let converted = convert_message(&message, Provenance::PushEvent, &registry);
+    let lanes = Lanes {
+        history: history(&message, &registry, &HistoryOptions::default()),
+        converted_text: converted
+            .iter()
+            .filter_map(AgentBlock::as_text)
+            .map(str::to_owned)
+            .collect(),
+        converted,
+        script: script_view(value, &registry).to_string(),
+        message,
+    };
+    outcome.blocks_checked += lanes.message.blocks().count();
+    let mut failures = Vec::new();
+    check_accounted_for(&lanes, &mut failures);
+    check_content_is_read(value, &lanes, &mut failures);
+    check_nothing_leaks(value, &lanes, &mut failures);
+    outcome
+        .failures
+        .extend(failures.into_iter().map(|f| format!("{name}: {f}")));
+}
+
+/// Every block is accounted for: one agent block each, and a piece of history each.
+fn check_accounted_for(lanes: &Lanes<'_>, failures: &mut Vec<String>) {
+    let count = lanes.message.blocks().count();
+    if let Message::RpcError(e) = &lanes.message {
+        if !lanes.history.starts_with("[request failed: ") || !lanes.history.contains(e.message) {
+            failures.push(format!("a JSON-RPC error reads {:?}", lanes.history));
+        }
+        return;
+    }
+    if lanes.converted.len() != count {
+        failures.push(format!(
+            "{count} blocks gave {} agent blocks",
+            lanes.converted.len()
+        ));
+    }
+    let pieces = lanes.history.split('\n').count();
+    if count > 0 && pieces < count {
+        failures.push(format!("{count} blocks gave {pieces} history lines"));
+    }
+}
+
+/// The text the server sent is read; inline media reaches `convert_block` as media.
+fn check_content_is_read(value: &Value, lanes: &Lanes<'_>, failures: &mut Vec<String>) {
+    let mut texts = Vec::new();
+    blocks_of_type(value, "text", &mut texts);
+    for t in texts
+        .iter()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+    {
+        if !lanes.history.contains(t) {
+            failures.push(format!("text {t:?} not in history"));
+        }
+    }
+    let mut resources = Vec::new();
+    blocks_of_type(value, "resource", &mut resources);
+    for t in resources
+        .iter()
+        .filter_map(|b| b.pointer("/resource/text").and_then(Value::as_str))
+    {
+        if !lanes.history.contains(t) || !lanes.converted_text.iter().any(|c| c == t) {
+            failures.push(format!(
+                "embedded text {t:?} not read on history and convert"
+            ));
+        }
+        if !lanes.script.contains(&serde_json::to_string(t).unwrap()) {
+            failures.push(format!("embedded text {t:?} not in the script view"));
+        }
+    }
+    if let Some(Value::Array(contents)) = value
+        .pointer("/result/contents")
+        .or_else(|| value.get("contents"))
+    {
+        for item in contents {
+            // When both are present the blob wins, so the text is not read.
+            if let (Some(t), None) = (item.get("text").and_then(Value::as_str), item.get("blob")) {
+                if !lanes.history.contains(t) {
+                    failures.push(format!("resource contents {t:?} not in history"));
+                }
+            }
+        }
+    }
+    for kind in ["image", "audio"] {
+        let mut media = Vec::new();
+        blocks_of_type(value, kind, &mut media);
+        for block in media {
+            let (Some(data), Some(_)) = (
+                block.get("data").and_then(Value::as_str),
+                block.get("mimeType"),
+            ) else {
+                continue;
+            };
+            let found = lanes.converted.iter().any(|b| match b {
+                AgentBlock::Image { data: d, .. } | AgentBlock::Audio { data: d, .. } => d == data,
+                _ => false,
+            });
+            if !found {
+                failures.push(format!("{kind} data not converted to media"));
+            }
+        }
+    }
+}
+
+/// No uri of an embedded resource or a reference on any lane; no base64 in history text.
+fn check_nothing_leaks(value: &Value, lanes: &Lanes<'_>, failures: &mut Vec<String>) {
+    for uri in secret_uris(value) {
+        for (lane, out) in [("history", &lanes.history), ("script", &lanes.script)] {
+            if out.contains(&uri) {
+                failures.push(format!("uri {uri} leaks on the {lane} lane"));
+            }
+        }
+        if lanes.converted_text.iter().any(|c| c.contains(&uri)) {
+            failures.push(format!("uri {uri} leaks on convert_block"));
+        }
+    }
+    for window in base64_windows(value) {
+        if lanes.history.contains(&window) {
+            failures.push(format!("base64 {window} in history"));
+        }
+    }
+    if lanes.history.contains("without a link") {
+        failures.push("a no-link line".to_owned());
+    }
+}
+
+#[test]
+fn every_vector_goes_through_every_lane() {
+    let dir = vectors_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the vectors must be at {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 60,
+        "found only {} vectors in {}",
+        files.len(),
+        dir.display()
+    );
+
+    let mut outcome = Outcome {
+        failures: Vec::new(),
+        blocks_checked: 0,
+    };
+    let mut messages = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let found = messages_of(&file);
+        if let Some((_, why)) = NOT_MESSAGES.iter().find(|(n, _)| *n == name) {
+            assert!(
+                found.is_empty(),
+                "{name} is listed as no message ({why}) but holds one"
+            );
+            continue;
+        }
+        assert!(
+            !found.is_empty(),
+            "{name} holds no message this harness knows"
+        );
+        let before = outcome.failures.len();
+        for (key, value) in found {
+            messages += 1;
+            check_message(&format!("{name} {key}"), &value, &mut outcome);
+        }
+        let failed = outcome.failures.len() > before;
+        let expected = EXPECTED_FAILURES.iter().any(|(n, _)| *n == name);
+        if expected && !failed {
+            outcome.failures.push(format!(
+                "{name} is listed as an expected failure but passes"
+            ));
+        }
+        if expected {
+            outcome.failures.truncate(before);
+        }
+    }
+    assert!(
+        outcome.failures.is_empty(),
+        "{} failures:\n{}",
+        outcome.failures.len(),
+        outcome.failures.join("\n")
+    );
+    assert!(messages > 100, "only {messages} messages checked");
+    assert!(
+        outcome.blocks_checked > 100,
+        "only {} blocks checked",
+        outcome.blocks_checked
+    );
+    println!(
+        "{messages} messages, {} blocks checked",
+        outcome.blocks_checked
+    );
+}
+
+/// The two vectors of the embedded-resource bug: the text must be read, on every lane.
+#[test]
+fn everything_server_resource_references_show_the_resource_text() {
+    for (file, needle) in [
+        (
+            "everything.get-resource-reference.Text.json",
+            "This is a plaintext resource created at",
+        ),
+        (
+            "everything.get-resource-reference.Blob.json",
+            "This is a base64 blob created at",
+        ),
+        (
+            "everything.resource-prompt.Text.json",
+            "This is a plaintext resource created at",
+        ),
+        (
+            "everything.resource-prompt.Blob.json",
+            "This is a base64 blob created at",
+        ),
+    ] {
+        let file_value: Value =
+            serde_json::from_slice(&std::fs::read(vectors_dir().join(file)).unwrap()).unwrap();
+        let response = &file_value["response"];
+        let mut server_text = Vec::new();
+        blocks_of_type(response, "text", &mut server_text);
+        assert!(
+            !server_text
+                .iter()
+                .any(|b| b["text"].as_str().unwrap().contains(needle)),
+            "{file}: the needle must come from the resource, not from a text block"
+        );
+        let message = Message::decode(response).unwrap();
+        let text = history(&message, &registry(), &HistoryOptions::default());
+        assert!(text.contains(needle), "{file}: {text}");
+        let converted = convert_message(&message, Provenance::ContextInjection, &registry());
+        assert!(
+            converted
+                .iter()
+                .any(|b| b.as_text().is_some_and(|t| t.contains(needle))),
+            "{file}"
+        );
+        assert!(
+            script_view(response, &registry())
+                .to_string()
+                .contains(needle),
+            "{file}"
+        );
+    }
+}
