@@ -1,0 +1,195 @@
+//! The `mcp-agent-view` binary, run as a user would.
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-agent-view");
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/report.json");
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[track_caller]
+fn ok(args: &[&str], stdin: &str) -> String {
+    let out = run(args, stdin);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[track_caller]
+fn fails(args: &[&str], stdin: &str, message: &str) {
+    let out = run(args, stdin);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert_eq!(stderr.trim_end(), message);
+}
+
+#[test]
+fn history_of_the_bundled_example() {
+    let out = ok(&["history", "--seed", "1", EXAMPLE], "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "Here is the report.",
+            "Quarterly notes: revenue up 4%.",
+            "[file: application/pdf, 71B]",
+            "[image: image/png, 70B]",
+        ]
+    );
+    assert!(lines[4].starts_with("[ref_") && lines[4].ends_with(
+        "] q3-full.xlsx — application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, ~2.3MB claimed — from tool result — fetch with fetch_reference"
+    ), "{}", lines[4]);
+    assert_eq!(lines.len(), 5);
+    for secret in ["sk-live", "sig=", "file:///", "https://"] {
+        assert!(!out.contains(secret), "{secret} in {out}");
+    }
+    assert_eq!(
+        out,
+        ok(&["history", "--seed", "1", EXAMPLE], ""),
+        "a seed makes the ids repeatable"
+    );
+}
+
+#[test]
+fn stdin_is_read_without_a_file_or_with_a_dash() {
+    let input = r#"[{"type":"text","text":"hi"}]"#;
+    assert_eq!(ok(&["history"], input), "hi\n");
+    assert_eq!(ok(&["history", "-"], input), "hi\n");
+}
+
+#[test]
+fn blocks_lane_gives_a_json_array_with_media_as_media() {
+    let out: Value = serde_json::from_str(&ok(&["blocks", EXAMPLE], "")).unwrap();
+    let blocks = out.as_array().unwrap();
+    assert_eq!(blocks.len(), 5);
+    assert_eq!(
+        blocks[1],
+        serde_json::json!({"type": "text", "text": "Quarterly notes: revenue up 4%."})
+    );
+    assert_eq!(blocks[3]["type"], "image");
+    assert_eq!(blocks[3]["mimeType"], "image/png");
+    assert!(blocks[4]["text"]
+        .as_str()
+        .unwrap()
+        .contains("attachment on push event"));
+    let channel: Value = serde_json::from_str(&ok(
+        &["blocks", "--provenance", "channel-message", EXAMPLE],
+        "",
+    ))
+    .unwrap();
+    assert!(channel[4]["text"]
+        .as_str()
+        .unwrap()
+        .contains("attachment on channel message"));
+}
+
+#[test]
+fn script_lane_gives_json() {
+    let out: Value = serde_json::from_str(&ok(&["script", EXAMPLE], "")).unwrap();
+    assert_eq!(
+        out["result"]["content"][1]["text"],
+        "Quarterly notes: revenue up 4%."
+    );
+    assert_eq!(out["jsonrpc"], "2.0", "everything that is no block stays");
+}
+
+#[test]
+fn classify_lane_gives_one_object_per_line_per_block_without_the_uri() {
+    let out = ok(&["classify", EXAMPLE], "");
+    let classes: Vec<String> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["class"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            "text",
+            "embedded_text",
+            "embedded_blob",
+            "media",
+            "reference"
+        ]
+    );
+    assert!(!out.contains("file:///") && !out.contains("https://"));
+}
+
+#[test]
+fn budget_option_cuts_history() {
+    let out = ok(&["history", "--budget", "60", EXAMPLE], "");
+    assert!(out.trim_end().chars().count() <= 60, "{out}");
+    assert!(out.trim_end().ends_with("chars]"), "{out}");
+}
+
+#[test]
+fn bad_input_and_bad_arguments_give_one_line_and_exit_2() {
+    fails(
+        &["history"],
+        "not json",
+        "mcp-agent-view: input is not JSON: expected ident at line 1 column 2",
+    );
+    fails(&["history"], "{\"foo\": 1}", "mcp-agent-view: unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks");
+    fails(
+        &["teleport"],
+        "",
+        "mcp-agent-view: unrecognized subcommand 'teleport'",
+    );
+    fails(&["history", "--budget", "lots"], "", "mcp-agent-view: invalid value 'lots' for '--budget <CHARS>': invalid digit found in string");
+    fails(
+        &["history", "/no/such/file.json"],
+        "",
+        "mcp-agent-view: cannot read /no/such/file.json: No such file or directory (os error 2)",
+    );
+    fails(&["blocks", "--provenance", "carrier-pigeon"], "", "mcp-agent-view: invalid value 'carrier-pigeon' for '--provenance <PROVENANCE>' [possible values: tool-result, push-event, channel-message, context-injection, script-result, prompt]");
+    let out = run(&[], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
+#[test]
+fn help_lists_every_lane_and_option() {
+    let help = ok(&["--help"], "");
+    for lane in ["history", "blocks", "script", "classify"] {
+        assert!(help.contains(lane), "{help}");
+    }
+    let history_help = ok(&["history", "--help"], "");
+    for option in ["--budget", "--provenance", "--seed", "[FILE]"] {
+        assert!(history_help.contains(option), "{history_help}");
+    }
+}
