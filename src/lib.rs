@@ -73,6 +73,11 @@ pub use wire::{
     PromptMessage, ReferenceFields, Role, RpcError, ToolResult,
 };
 
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// Parses `bytes` as JSON, for [`Message::decode`]. Fails with [`ErrorKind::Json`] where the
 /// bytes are not JSON.
 ///
