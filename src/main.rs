@@ -4,7 +4,7 @@ use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
     classify_block, convert_message, history, parse_json, script_view, HistoryOptions, Message,
     Provenance, ReferenceRegistry,
@@ -57,33 +57,10 @@ struct Common {
     /// Where the content came from, as reference stubs say [default: tool-result for history,
     /// push-event for blocks, script-result for script].
     #[arg(long, value_enum)]
-    provenance: Option<ProvenanceArg>,
+    provenance: Option<Provenance>,
     /// Seed the reference ids, for output that is the same from run to run.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ProvenanceArg {
-    ToolResult,
-    PushEvent,
-    ChannelMessage,
-    ContextInjection,
-    ScriptResult,
-    Prompt,
-}
-
-impl From<ProvenanceArg> for Provenance {
-    fn from(p: ProvenanceArg) -> Self {
-        match p {
-            ProvenanceArg::ToolResult => Provenance::ToolResult,
-            ProvenanceArg::PushEvent => Provenance::PushEvent,
-            ProvenanceArg::ChannelMessage => Provenance::ChannelMessage,
-            ProvenanceArg::ContextInjection => Provenance::ContextInjection,
-            ProvenanceArg::ScriptResult => Provenance::ScriptResult,
-            ProvenanceArg::Prompt => Provenance::Prompt,
-        }
-    }
 }
 
 fn main() -> ExitCode {
@@ -140,7 +117,7 @@ fn run(lane: &Lane) -> Result<String, String> {
     let registry = common
         .seed
         .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
-    let provenance = |default| common.provenance.map_or(default, Provenance::from);
+    let provenance = |default| common.provenance.unwrap_or(default);
     let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).map_err(|e| e.to_string());
     let out = match lane {
         Lane::Script { .. } => pretty(&script_view(&value, &registry))?,

@@ -13,6 +13,7 @@ pub const LABEL_MAX_CHARS: usize = 120;
 
 /// Where a block arrived from, as the reference stub tells the agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Provenance {
     /// A tool result in the conversation history: `from tool result`.
