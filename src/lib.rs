@@ -52,8 +52,10 @@
 mod classify;
 mod error;
 mod lanes;
+mod prompt;
 mod reference;
 mod render;
+mod tool_result;
 mod wire;
 
 pub use classify::{
@@ -64,10 +66,12 @@ pub use error::{Error, ErrorKind};
 pub use lanes::convert::{convert_block, convert_message, AgentBlock};
 pub use lanes::history::{history, history_blocks, HistoryOptions};
 pub use lanes::script::{script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
+pub use prompt::{prompt_messages, AgentMessage};
 pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};
 pub use render::{
     base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD,
 };
+pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
 pub use wire::{
     Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt,
     PromptMessage, ReferenceFields, Role, RpcError, ToolResult,

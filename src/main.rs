@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
-    classify_block, convert_message, history, parse_json, script_view, HistoryOptions, Message,
-    Provenance, ReferenceRegistry,
+    classify_block, convert_message, history, parse_json, prompt_messages, script_view,
+    tool_result, AgentBlock, AgentMessage, HistoryOptions, Message, Provenance, ReferenceRegistry,
 };
 
 /// Shows what an AI agent reads when content arrives from an MCP server.
@@ -42,6 +42,23 @@ enum Lane {
         #[command(flatten)]
         common: Common,
     },
+    /// The outcome of one tools/call as the model's tool result (Anthropic `tool_result` JSON),
+    /// with the blocks held back for the user beside it.
+    ToolResult {
+        #[command(flatten)]
+        common: Common,
+        /// The tool's name, for `Tool call <name> failed: …`.
+        #[arg(long, default_value = "tool")]
+        name: String,
+        /// The id of the model's `tool_use` this result answers.
+        #[arg(long, default_value = "toolu_0")]
+        id: String,
+    },
+    /// A prompts/get result as messages: a JSON array of `{role, content}`.
+    Prompt {
+        #[command(flatten)]
+        common: Common,
+    },
     /// One JSON object per line per block: its class and the fields that decided it (no uri).
     Classify {
         #[command(flatten)]
@@ -49,13 +66,27 @@ enum Lane {
     },
 }
 
+impl Lane {
+    fn common(&self) -> &Common {
+        match self {
+            Lane::History { common, .. }
+            | Lane::Blocks { common }
+            | Lane::Script { common }
+            | Lane::ToolResult { common, .. }
+            | Lane::Prompt { common }
+            | Lane::Classify { common } => common,
+        }
+    }
+}
+
 #[derive(Args)]
 struct Common {
     /// The message to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
-    /// Where the content came from, as reference stubs say [default: tool-result for history,
-    /// push-event for blocks, script-result for script].
+    /// Where the content came from, as reference stubs say [default: tool-result for history
+    /// and tool-result, push-event for blocks, script-result for script, prompt for prompt].
+    /// The tool-result and prompt lanes always say theirs.
     #[arg(long, value_enum)]
     provenance: Option<Provenance>,
     /// Seed the reference ids, for output that is the same from run to run.
@@ -108,10 +139,7 @@ fn one_line(message: &str) -> String {
 }
 
 fn run(lane: &Lane) -> Result<String, String> {
-    let (Lane::History { common, .. }
-    | Lane::Blocks { common }
-    | Lane::Script { common }
-    | Lane::Classify { common }) = lane;
+    let common = lane.common();
     let bytes = read_input(common.file.as_deref())?;
     let value = parse_json(&bytes).map_err(|e| e.to_string())?;
     let registry = common
@@ -137,6 +165,23 @@ fn run(lane: &Lane) -> Result<String, String> {
                     .iter()
                     .map(mcp_agent_view::AgentBlock::to_json)
                     .collect(),
+            ))?
+        }
+        Lane::ToolResult { name, id, .. } => {
+            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+            let result = tool_result(&message, name, id, &registry);
+            let held: Vec<serde_json::Value> = result
+                .held_for_user
+                .iter()
+                .map(AgentBlock::to_json)
+                .collect();
+            pretty(&serde_json::json!({"toolResult": result.to_json(), "heldForUser": held}))?
+        }
+        Lane::Prompt { .. } => {
+            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+            let messages = prompt_messages(&message, &registry);
+            pretty(&serde_json::Value::Array(
+                messages.iter().map(AgentMessage::to_json).collect(),
             ))?
         }
         Lane::Classify { .. } => {

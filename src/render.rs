@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::classify::{BlobForm, Class, Reference};
 use crate::reference::ReferenceRegistry;
-use crate::wire::RpcError;
+use crate::wire::{MediaKind, RpcError};
 
 /// The longest a server label (name, title, media type, type name) may be once cleaned, in
 /// characters, `…` included.
@@ -99,6 +99,18 @@ pub(crate) fn rpc_error(error: &RpcError<'_>) -> String {
     out
 }
 
+/// `Tool call <name> failed: <message>`, what the model reads when a call failed at the
+/// protocol level.
+pub(crate) fn tool_call_failed(name: &str, message: &str) -> String {
+    format!("Tool call {name} failed: {message}")
+}
+
+/// What the model reads when every block of a tool result was meant only for the user.
+pub const DISPLAYED_TO_USER: &str = "[output displayed to user]";
+
+/// What the model reads when a tool result has nothing for it.
+pub const NO_CONTENT: &str = "[tool returned no content]";
+
 /// The marker of inline data that claims a bulk disposition.
 pub const WITHHELD: &str =
     "[inline content withheld: nonconformant bulk disposition on inline data]";
@@ -113,6 +125,19 @@ fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: u64, no
         let _ = write!(out, ", {note}");
     }
     out.push(']');
+}
+
+/// `[audio: <mime>, <size>]`, for a target that takes no audio.
+pub(crate) fn audio_marker(mime_type: &str, data: &str) -> String {
+    let mut out = String::new();
+    media_marker(
+        &mut out,
+        MediaKind::Audio.as_str(),
+        Some(mime_type),
+        base64_decoded_len(data),
+        None,
+    );
+    out
 }
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.

@@ -1,0 +1,79 @@
+//! A `GetPromptResult` as the messages the model reads.
+
+use serde::{Serialize, Serializer};
+use serde_json::{json, Value};
+
+use crate::lanes::convert::{convert_block, convert_message, AgentBlock};
+use crate::reference::ReferenceRegistry;
+use crate::render::Provenance;
+use crate::wire::{Message, Role};
+
+/// One message of a prompt, as the model reads it.
+///
+/// Serializes to `{"role":…,"content":[…]}` with the blocks in the crate's neutral JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentMessage<'a> {
+    /// The message's role; `user` where the server sent none. Roles this crate does not know
+    /// are kept.
+    pub role: Role<'a>,
+    /// The message's blocks, mapped as [`convert_block`] maps them.
+    pub content: Vec<AgentBlock<'a>>,
+}
+
+/// Turns a `GetPromptResult` (or the JSON-RPC response carrying it) into messages, each block
+/// mapped as [`convert_block`] maps it, stubs saying `from prompt`. A message whose `content` is
+/// one block or an array is read either way.
+///
+/// Any other message gives one `user` message with its blocks; a JSON-RPC error gives one with
+/// `[request failed: <message>]`.
+///
+/// ```
+/// use mcp_agent_view::{prompt_messages, Message, ReferenceRegistry};
+/// use serde_json::json;
+///
+/// let result = json!({"messages": [{"role": "user", "content": {"type": "resource",
+///     "resource": {"uri": "file:///style.md", "mimeType": "text/markdown", "text": "Use short sentences."}}}]});
+/// let messages = prompt_messages(&Message::decode(&result)?, &ReferenceRegistry::new());
+/// assert_eq!(messages[0].role.as_str(), "user");
+/// assert_eq!(messages[0].content[0].as_text(), Some("Use short sentences."));
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+#[must_use]
+pub fn prompt_messages<'a>(
+    message: &Message<'a>,
+    registry: &ReferenceRegistry,
+) -> Vec<AgentMessage<'a>> {
+    match message {
+        Message::Prompt(prompt) => prompt
+            .messages
+            .iter()
+            .map(|m| AgentMessage {
+                role: m.role.clone().unwrap_or(Role::User),
+                content: m
+                    .content
+                    .iter()
+                    .map(|b| convert_block(b, Provenance::Prompt, registry))
+                    .collect(),
+            })
+            .collect(),
+        other => vec![AgentMessage {
+            role: Role::User,
+            content: convert_message(other, Provenance::Prompt, registry),
+        }],
+    }
+}
+
+impl AgentMessage<'_> {
+    /// The message in the crate's neutral JSON.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let content: Vec<Value> = self.content.iter().map(AgentBlock::to_json).collect();
+        json!({"role": self.role.as_str(), "content": content})
+    }
+}
+
+impl Serialize for AgentMessage<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}

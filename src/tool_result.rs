@@ -1,0 +1,173 @@
+//! The outcome of one `tools/call`, as the model should read it: errors, `structuredContent`,
+//! audience and empty results.
+
+use std::borrow::Cow;
+
+use serde::{Serialize, Serializer};
+use serde_json::{json, Value};
+
+use crate::classify::{classify_block, Class};
+use crate::lanes::convert::{convert_block, AgentBlock};
+use crate::reference::ReferenceRegistry;
+use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
+use crate::wire::{Block, Message, Role};
+
+/// The tool result the model reads for one `tool_use`, and what was held back for the user.
+///
+/// Serializes to an Anthropic Messages `tool_result` block:
+/// `{"type":"tool_result","tool_use_id":…,"content":[…],"is_error":…}`, text as
+/// `{"type":"text","text":…}`, images as
+/// `{"type":"image","source":{"type":"base64","media_type":…,"data":…}}`, and audio, which that
+/// API does not take, as its `[audio: <mime>, <size>]` marker. `held_for_user` is not part of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentToolResult<'a> {
+    /// The id of the `tool_use` this result answers.
+    pub tool_use_id: String,
+    /// What the model reads. Never empty.
+    pub content: Vec<AgentBlock<'a>>,
+    /// Whether the call failed: a protocol error, or a result with `isError: true`.
+    pub is_error: bool,
+    /// Blocks whose `annotations.audience` leaves out the assistant, held back from the model
+    /// for the host to show the user.
+    pub held_for_user: Vec<AgentBlock<'a>>,
+}
+
+/// Turns the outcome of one `tools/call` into the tool result the model reads.
+///
+/// `message` is the JSON-RPC response (`result` or `error`) or the `CallToolResult` itself;
+/// `name` is the tool's name and `tool_use_id` the id of the model's `tool_use`.
+///
+/// - A JSON-RPC error gives `is_error: true` and one text block
+///   `Tool call <name> failed: <message>`: the model learns its call failed.
+/// - `isError: true` gives `is_error: true`, with the content mapped as below.
+/// - Blocks are mapped as [`convert_block`] maps them, stubs saying `from tool result`.
+/// - A block whose `annotations.audience` is present and does not include `assistant` is held
+///   back for the user; if that leaves the model nothing, it reads `[output displayed to user]`.
+/// - When the content left for the model holds no text block, `structuredContent` (any JSON
+///   value but `null`) is appended as compact JSON text.
+/// - A result with nothing for the model gives one text block `[tool returned no content]`.
+///
+/// ```
+/// use mcp_agent_view::{tool_result, Message, ReferenceRegistry};
+/// use serde_json::json;
+///
+/// let response = json!({"jsonrpc": "2.0", "id": 4, "result": {
+///     "content": [], "structuredContent": {"temperature": 22.5, "conditions": "Sunny"}}});
+/// let result = tool_result(&Message::decode(&response)?, "get_weather", "toolu_01", &ReferenceRegistry::new());
+/// assert_eq!(result.content[0].as_text(), Some(r#"{"conditions":"Sunny","temperature":22.5}"#));
+/// assert!(!result.is_error);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+#[must_use]
+pub fn tool_result<'a>(
+    message: &Message<'a>,
+    name: &str,
+    tool_use_id: &str,
+    registry: &ReferenceRegistry,
+) -> AgentToolResult<'a> {
+    let (is_error, structured) = match message {
+        Message::RpcError(error) => return tool_call_failed(name, tool_use_id, error.message),
+        Message::ToolResult(result) => (
+            result.is_error,
+            result.structured_content.filter(|v| !v.is_null()),
+        ),
+        _ => (false, None),
+    };
+    let mut content = Vec::new();
+    let mut held_for_user = Vec::new();
+    let mut has_text = false;
+    for block in message.blocks() {
+        let agent_block = convert_block(block, Provenance::ToolResult, registry);
+        if for_user_only(block) {
+            held_for_user.push(agent_block);
+        } else {
+            has_text |= matches!(classify_block(block), Class::Text { .. });
+            content.push(agent_block);
+        }
+    }
+    if let (false, Some(structured)) = (has_text, structured) {
+        content.push(text(structured.to_string()));
+    }
+    if content.is_empty() {
+        let marker = if held_for_user.is_empty() {
+            NO_CONTENT
+        } else {
+            DISPLAYED_TO_USER
+        };
+        content.push(text(marker.to_owned()));
+    }
+    AgentToolResult {
+        tool_use_id: tool_use_id.to_owned(),
+        content,
+        is_error,
+        held_for_user,
+    }
+}
+
+/// The tool result for a call that failed before any result arrived (a transport failure, a
+/// timeout): `is_error: true` and one text block `Tool call <name> failed: <message>`.
+///
+/// ```
+/// let result = mcp_agent_view::tool_call_failed("search", "toolu_02", "server exited");
+/// assert!(result.is_error);
+/// assert_eq!(result.content[0].as_text(), Some("Tool call search failed: server exited"));
+/// ```
+#[must_use]
+pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentToolResult<'static> {
+    AgentToolResult {
+        tool_use_id: tool_use_id.to_owned(),
+        content: vec![text(render::tool_call_failed(name, message))],
+        is_error: true,
+        held_for_user: Vec::new(),
+    }
+}
+
+/// Whether a block's audience is present and leaves out the assistant. Roles this crate does
+/// not know are ignored.
+fn for_user_only(block: &Block<'_>) -> bool {
+    block
+        .annotations
+        .audience
+        .as_ref()
+        .is_some_and(|audience| !audience.contains(&Role::Assistant))
+}
+
+fn text(text: String) -> AgentBlock<'static> {
+    AgentBlock::Text {
+        text: Cow::Owned(text),
+    }
+}
+
+impl AgentToolResult<'_> {
+    /// The result as an Anthropic Messages `tool_result` block.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let content: Vec<Value> = self.content.iter().map(anthropic_block).collect();
+        json!({
+            "type": "tool_result",
+            "tool_use_id": self.tool_use_id,
+            "content": content,
+            "is_error": self.is_error,
+        })
+    }
+}
+
+impl Serialize for AgentToolResult<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+/// One block in the Anthropic Messages shape.
+fn anthropic_block(block: &AgentBlock<'_>) -> Value {
+    match block {
+        AgentBlock::Image { mime_type, data } => json!({
+            "type": "image",
+            "source": {"type": "base64", "media_type": mime_type, "data": data},
+        }),
+        AgentBlock::Audio { mime_type, data } => {
+            json!({"type": "text", "text": render::audio_marker(mime_type, data)})
+        }
+        other => other.to_json(),
+    }
+}
