@@ -13,7 +13,7 @@ use common::{registry, strings_at};
 use mcp_agent_view::{
     convert_message, history, script_view, AgentBlock, HistoryOptions, Message, Provenance,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Vectors that hold no MCP message with content to read, and why. Everything else must
 /// decode.
@@ -382,4 +382,207 @@ fn everything_server_resource_references_show_the_resource_text() {
             "{file}"
         );
     }
+}
+
+/// What the model reads for one vector, through the mapping its request calls for.
+struct Mapped {
+    content: Vec<AgentBlock<'static>>,
+    held: Vec<AgentBlock<'static>>,
+    is_error: bool,
+}
+
+/// The request and the response of a vector (the sampling vector names them otherwise).
+fn request_and_response(file: &Value) -> Option<(&Value, &Value)> {
+    let request = file
+        .get("request")
+        .or_else(|| file.get("tools_call_request"))?;
+    let response = file
+        .get("response")
+        .or_else(|| file.get("final_tool_result"))?;
+    Some((request, response))
+}
+
+fn map_vector(file: &Value) -> Option<Mapped> {
+    let (request, response) = request_and_response(file)?;
+    let method = request.get("method").and_then(Value::as_str)?;
+    let message = Message::decode(response).unwrap();
+    let registry = registry();
+    let owned =
+        |blocks: Vec<AgentBlock<'_>>| blocks.into_iter().map(AgentBlock::into_owned).collect();
+    Some(match method {
+        "tools/call" => {
+            let name = request
+                .pointer("/params/name")
+                .and_then(Value::as_str)
+                .unwrap();
+            let r = mcp_agent_view::tool_result(&message, name, "toolu_v", &registry);
+            Mapped {
+                content: owned(r.content),
+                held: owned(r.held_for_user),
+                is_error: r.is_error,
+            }
+        }
+        "prompts/get" => Mapped {
+            content: owned(
+                mcp_agent_view::prompt_messages(&message, &registry)
+                    .into_iter()
+                    .flat_map(|m| m.content)
+                    .collect(),
+            ),
+            held: Vec::new(),
+            is_error: false,
+        },
+        "resources/read" => Mapped {
+            content: owned(convert_message(&message, Provenance::ToolResult, &registry)),
+            held: Vec::new(),
+            is_error: false,
+        },
+        _ => return None,
+    })
+}
+
+fn has_text(blocks: &[AgentBlock<'_>], needle: &str) -> bool {
+    blocks
+        .iter()
+        .any(|b| b.as_text().is_some_and(|t| t.contains(needle)))
+}
+
+fn has_media(blocks: &[AgentBlock<'_>], kind: &str, mime: Option<&str>) -> bool {
+    blocks.iter().any(|b| match (kind, b) {
+        ("image", AgentBlock::Image { mime_type, data })
+        | ("audio", AgentBlock::Audio { mime_type, data }) => {
+            !data.is_empty() && mime.is_none_or(|m| m == mime_type.as_ref())
+        }
+        _ => false,
+    })
+}
+
+/// Each conformance check's expectation, and each everything-server tool's, holds in what the
+/// model reads through `tool_result`, `prompt_messages` and `convert_message`.
+#[test]
+fn conformance_expectations_hold_in_what_the_model_reads() {
+    const FAMILIES: &[&str] = &[
+        "tools-call-",
+        "prompts-get-",
+        "resources-read-",
+        "resources-templates-",
+        "everything.",
+    ];
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(vectors_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.extension().is_none_or(|x| x != "json")
+            || !FAMILIES.iter().any(|f| name.starts_with(f))
+        {
+            continue;
+        }
+        let file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let mapped =
+            map_vector(&file).unwrap_or_else(|| panic!("{name} has no request and response"));
+        checked += 1;
+        failures.extend(
+            check_conformance(&name, &file, &mapped)
+                .into_iter()
+                .map(|f| format!("{name}: {f}")),
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(checked, 44, "every vector of these families is mapped");
+}
+
+fn is_user_only(block: &Value) -> bool {
+    block
+        .pointer("/annotations/audience")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.contains(&json!("assistant")))
+}
+
+fn check_conformance(name: &str, file: &Value, mapped: &Mapped) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut expect = |ok: bool, what: &str| {
+        if !ok {
+            failures.push(what.to_owned());
+        }
+    };
+    let (request, response) = request_and_response(file).unwrap();
+    expect(!mapped.content.is_empty(), "the model reads something");
+    if let Some(is_error) = response.pointer("/result/isError").and_then(Value::as_bool) {
+        expect(mapped.is_error == is_error, "isError is kept");
+    }
+    if response.get("error").is_some() && request.get("method") == Some(&json!("tools/call")) {
+        expect(mapped.is_error, "a protocol error is an error");
+    }
+    // Every text the server wrote is read by the model, or held for the user.
+    let mut texts = Vec::new();
+    blocks_of_type(response, "text", &mut texts);
+    for block in texts {
+        let t = block["text"].as_str().unwrap_or_default();
+        let place = if is_user_only(block) {
+            &mapped.held
+        } else {
+            &mapped.content
+        };
+        expect(
+            has_text(place, t),
+            &format!("text {t:?} read (or held for the user)"),
+        );
+    }
+    let mut resources = Vec::new();
+    blocks_of_type(response, "resource", &mut resources);
+    for t in resources
+        .iter()
+        .filter_map(|b| b.pointer("/resource/text").and_then(Value::as_str))
+    {
+        expect(has_text(&mapped.content, t), "the resource's text is read");
+    }
+    for kind in ["image", "audio"] {
+        let mut media = Vec::new();
+        blocks_of_type(response, kind, &mut media);
+        for block in media {
+            let place = if is_user_only(block) {
+                &mapped.held
+            } else {
+                &mapped.content
+            };
+            expect(
+                has_media(place, kind, block["mimeType"].as_str()),
+                &format!("{kind} with data and media type"),
+            );
+        }
+    }
+    // The scenario-level checks.
+    let content = &mapped.content;
+    match name.split('.').next().unwrap() {
+        "tools-call-audio" => expect(has_media(content, "audio", Some("audio/wav")), "audio/wav"),
+        "tools-call-image" | "prompts-get-with-image" => {
+            expect(has_media(content, "image", None), "an image");
+        }
+        "tools-call-error" => expect(
+            mapped.is_error && has_text(content, "intentionally"),
+            "isError with text",
+        ),
+        "prompts-get-with-args" => {
+            expect(
+                has_text(content, "testValue1") && has_text(content, "testValue2"),
+                "both args",
+            );
+        }
+        "resources-templates-read" => expect(has_text(content, "123"), "the template's text"),
+        _ => {}
+    }
+    if name.starts_with("everything.get-annotated-message.success") {
+        expect(
+            has_text(content, "[output displayed to user]") && mapped.held.len() == 1,
+            "user-only held back",
+        );
+    }
+    if name.starts_with("everything.resources-read.not-found") {
+        expect(
+            has_text(content, "[request failed: error -32602"),
+            "the failure is read",
+        );
+    }
+    failures
 }

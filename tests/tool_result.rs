@@ -1,0 +1,264 @@
+//! The tool result the model reads: protocol errors, isError, structuredContent, audience,
+//! empty results, and the Anthropic `tool_result` shape.
+
+mod common;
+
+use common::registry;
+use mcp_agent_view::{tool_call_failed, tool_result, AgentBlock, AgentToolResult, Message};
+use serde_json::{json, Value};
+
+#[track_caller]
+fn result_of(message: &Value) -> AgentToolResult<'static> {
+    let decoded = Message::decode(message).expect("the message decodes");
+    let r = tool_result(&decoded, "get_weather", "toolu_01", &registry());
+    AgentToolResult {
+        tool_use_id: r.tool_use_id,
+        content: r.content.into_iter().map(AgentBlock::into_owned).collect(),
+        is_error: r.is_error,
+        held_for_user: r
+            .held_for_user
+            .into_iter()
+            .map(AgentBlock::into_owned)
+            .collect(),
+    }
+}
+
+#[track_caller]
+fn texts(result: &AgentToolResult<'_>) -> Vec<String> {
+    result
+        .content
+        .iter()
+        .map(|b| {
+            b.as_text()
+                .unwrap_or_else(|| panic!("a text block, got {b:?}"))
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_protocol_error_tells_the_model_its_call_failed() {
+    let response = json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": "Unknown tool: get_weather"}});
+    let result = result_of(&response);
+    assert!(result.is_error);
+    assert_eq!(result.tool_use_id, "toolu_01");
+    assert_eq!(
+        texts(&result),
+        ["Tool call get_weather failed: Unknown tool: get_weather"]
+    );
+    assert!(result.held_for_user.is_empty());
+}
+
+#[test]
+fn a_transport_failure_gets_a_matching_tool_result_too() {
+    let result = tool_call_failed("get_weather", "toolu_07", "the server exited with status 1");
+    assert!(result.is_error);
+    assert_eq!(result.tool_use_id, "toolu_07");
+    assert_eq!(
+        texts(&result),
+        ["Tool call get_weather failed: the server exited with status 1"]
+    );
+}
+
+#[test]
+fn structured_content_alone_reaches_the_model_as_json_text() {
+    for (structured, expected) in [
+        (json!({"temperature": 22.5}), r#"{"temperature":22.5}"#),
+        (json!([1, "two", {"three": 3}]), r#"[1,"two",{"three":3}]"#),
+        (json!(42), "42"),
+        (json!("just a string"), r#""just a string""#),
+        (json!(false), "false"),
+    ] {
+        let result = result_of(&json!({"content": [], "structuredContent": structured}));
+        assert_eq!(texts(&result), [expected]);
+        let result = result_of(&json!({"structuredContent": structured}));
+        assert_eq!(texts(&result), [expected], "content missing altogether");
+    }
+}
+
+#[test]
+fn text_beside_structured_content_goes_alone() {
+    let result = result_of(&json!({
+        "content": [{"type": "text", "text": "{\"temperature\":22.5}"}],
+        "structuredContent": {"temperature": 22.5}
+    }));
+    assert_eq!(texts(&result), ["{\"temperature\":22.5}"]);
+}
+
+#[test]
+fn structured_content_joins_an_image_only_result() {
+    let result = result_of(&json!({
+        "content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}],
+        "structuredContent": {"width": 1}
+    }));
+    assert_eq!(result.content.len(), 2);
+    assert!(matches!(result.content[0], AgentBlock::Image { .. }));
+    assert_eq!(result.content[1].as_text(), Some(r#"{"width":1}"#));
+}
+
+#[test]
+fn null_structured_content_counts_as_none() {
+    let result = result_of(&json!({"content": [], "structuredContent": null}));
+    assert_eq!(texts(&result), ["[tool returned no content]"]);
+}
+
+#[test]
+fn results_with_no_text_still_give_the_model_something() {
+    let image = result_of(
+        &json!({"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]}),
+    );
+    assert_eq!(
+        image.content,
+        [AgentBlock::Image {
+            mime_type: "image/png".into(),
+            data: "iVBORw0KGgo=".into()
+        }]
+    );
+
+    let embedded = result_of(&json!({"content": [{"type": "resource", "resource": {
+        "uri": "file:///r.txt", "mimeType": "text/plain", "text": "the resource's text"}}]}));
+    assert_eq!(texts(&embedded), ["the resource's text"]);
+
+    let link = result_of(
+        &json!({"content": [{"type": "resource_link", "uri": "file:///r.pdf", "name": "r.pdf"}]}),
+    );
+    let stub = &texts(&link)[0];
+    assert!(
+        stub.starts_with("[ref_")
+            && stub.ends_with("] r.pdf — from tool result — fetch with fetch_reference"),
+        "{stub}"
+    );
+}
+
+#[test]
+fn an_empty_result_says_so() {
+    assert_eq!(
+        texts(&result_of(&json!({"content": []}))),
+        ["[tool returned no content]"]
+    );
+    assert_eq!(
+        texts(&result_of(&json!({"resultType": "complete"}))),
+        ["[tool returned no content]"]
+    );
+    assert_eq!(
+        texts(&result_of(
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "inputRequests": {}}})
+        )),
+        ["[tool returned no content]"]
+    );
+}
+
+#[test]
+fn is_error_results_keep_their_text() {
+    let result = result_of(
+        &json!({"content": [{"type": "text", "text": "city not found"}], "isError": true}),
+    );
+    assert!(result.is_error);
+    assert_eq!(texts(&result), ["city not found"]);
+}
+
+#[test]
+fn is_error_with_only_structured_content_gives_the_json() {
+    let result = result_of(
+        &json!({"content": [], "isError": true, "structuredContent": {"error": "quota exceeded", "retryAfter": 30}}),
+    );
+    assert!(result.is_error);
+    assert_eq!(
+        texts(&result),
+        [r#"{"error":"quota exceeded","retryAfter":30}"#]
+    );
+}
+
+#[test]
+fn is_error_that_is_no_boolean_reads_as_false() {
+    let result =
+        result_of(&json!({"content": [{"type": "text", "text": "boom"}], "isError": "true"}));
+    assert!(!result.is_error);
+}
+
+#[test]
+fn user_only_blocks_are_held_back_for_the_user() {
+    let result = result_of(&json!({"content": [
+        {"type": "text", "text": "for both", "annotations": {"audience": ["user", "assistant"]}},
+        {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "annotations": {"audience": ["user"]}},
+        {"type": "text", "text": "for the model", "annotations": {"audience": ["assistant"]}},
+        {"type": "text", "text": "no audience"}
+    ]}));
+    assert_eq!(texts(&result), ["for both", "for the model", "no audience"]);
+    assert_eq!(result.held_for_user.len(), 2);
+    assert_eq!(result.held_for_user[0].as_text(), Some("for the user"));
+    assert!(matches!(result.held_for_user[1], AgentBlock::Image { .. }));
+}
+
+#[test]
+fn an_all_user_result_says_it_was_displayed() {
+    let result = result_of(&json!({"content": [
+        {"type": "text", "text": "shown to the user", "annotations": {"audience": ["user"]}}
+    ]}));
+    assert_eq!(texts(&result), ["[output displayed to user]"]);
+    assert_eq!(result.held_for_user[0].as_text(), Some("shown to the user"));
+}
+
+#[test]
+fn unknown_audience_roles_are_ignored_never_an_error() {
+    let result = result_of(&json!({"content": [
+        {"type": "text", "text": "a", "annotations": {"audience": ["assistant", "auditor"]}},
+        {"type": "text", "text": "b", "annotations": {"audience": ["auditor"]}},
+        {"type": "text", "text": "c", "annotations": {"audience": "assistant"}}
+    ]}));
+    assert_eq!(texts(&result), ["a", "c"]);
+    assert_eq!(
+        result.held_for_user.len(),
+        1,
+        "an audience of unknown roles leaves out the assistant"
+    );
+}
+
+#[test]
+fn structured_content_is_appended_when_the_only_text_was_held_back() {
+    let result = result_of(&json!({
+        "content": [{"type": "text", "text": "{\"a\":1}", "annotations": {"audience": ["user"]}}],
+        "structuredContent": {"a": 1}
+    }));
+    assert_eq!(texts(&result), [r#"{"a":1}"#]);
+}
+
+#[test]
+fn bad_blocks_keep_their_markers_and_siblings() {
+    let result = result_of(&json!({"content": [
+        {"type": "text", "text": "ok"},
+        {"type": "video", "data": "AAAA"},
+        {"type": "resource", "resource": {"uri": "file:///x"}}
+    ]}));
+    assert_eq!(
+        texts(&result),
+        [
+            "ok",
+            "[unsupported result type: video]",
+            "[unrecognized content block: embedded resource without text or blob]"
+        ]
+    );
+}
+
+#[test]
+fn serializes_to_an_anthropic_tool_result_block() {
+    let result = result_of(&json!({"content": [
+        {"type": "text", "text": "Here:"},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        {"type": "audio", "data": "UklGRiQAAABXQVZF", "mimeType": "audio/wav"}
+    ], "isError": true}));
+    assert_eq!(
+        serde_json::to_value(&result).unwrap(),
+        json!({
+            "type": "tool_result",
+            "tool_use_id": "toolu_01",
+            "content": [
+                {"type": "text", "text": "Here:"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+                {"type": "text", "text": "[audio: audio/wav, 12B]"}
+            ],
+            "is_error": true
+        })
+    );
+}
