@@ -185,11 +185,48 @@ fn bad_input_and_bad_arguments_give_one_line_and_exit_2() {
 #[test]
 fn help_lists_every_lane_and_option() {
     let help = ok(&["--help"], "");
-    for lane in ["history", "blocks", "script", "classify"] {
+    for lane in ["history", "blocks", "script", "tool-result", "prompt", "classify"] {
         assert!(help.contains(lane), "{help}");
     }
     let history_help = ok(&["history", "--help"], "");
     for option in ["--budget", "--provenance", "--seed", "[FILE]"] {
         assert!(history_help.contains(option), "{history_help}");
     }
+}
+
+#[test]
+fn tool_result_lane_gives_the_anthropic_block_and_what_was_held_back() {
+    let input = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[
+        {"type":"text","text":"for the model"},
+        {"type":"text","text":"for the user","annotations":{"audience":["user"]}}]}}"#;
+    let out: Value = serde_json::from_str(&ok(
+        &["tool-result", "--name", "t", "--id", "toolu_5"],
+        input,
+    ))
+    .unwrap();
+    assert_eq!(
+        out,
+        serde_json::json!({
+            "toolResult": {"type": "tool_result", "tool_use_id": "toolu_5", "is_error": false,
+                           "content": [{"type": "text", "text": "for the model"}]},
+            "heldForUser": [{"type": "text", "text": "for the user"}]
+        })
+    );
+    let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no such tool"}}"#;
+    let out: Value = serde_json::from_str(&ok(&["tool-result", "--name", "t"], error)).unwrap();
+    assert_eq!(out["toolResult"]["is_error"], true);
+    assert_eq!(
+        out["toolResult"]["content"][0]["text"],
+        "Tool call t failed: no such tool"
+    );
+}
+
+#[test]
+fn prompt_lane_gives_messages() {
+    let input = r#"{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"file:///a","text":"A"}}}]}"#;
+    let out: Value = serde_json::from_str(&ok(&["prompt"], input)).unwrap();
+    assert_eq!(
+        out,
+        serde_json::json!([{"role": "user", "content": [{"type": "text", "text": "A"}]}])
+    );
 }

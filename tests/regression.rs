@@ -4,6 +4,12 @@ mod common;
 
 #[path = "regression/embedded_resource_read_as_reference.rs"]
 mod embedded_resource_read_as_reference;
+#[path = "regression/example_clients_dropped_non_text_blocks.rs"]
+mod example_clients_dropped_non_text_blocks;
+#[path = "regression/example_clients_ended_on_a_protocol_error.rs"]
+mod example_clients_ended_on_a_protocol_error;
+#[path = "regression/example_clients_sent_empty_structured_only_results.rs"]
+mod example_clients_sent_empty_structured_only_results;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
 #[path = "regression/script_lane_leaked_read_resource_uris.rs"]
