@@ -7,9 +7,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::render::{base64_decoded_len, clean_label};
-use crate::wire::{
-    Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields,
-};
+use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields};
 
 /// What a block is for the agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -289,18 +287,12 @@ pub fn classify_block<'a>(block: &Block<'a>) -> Class<'a> {
         BlockKind::Text { text } => Class::Text { text },
         BlockKind::Media(media) => classify_media(media),
         BlockKind::Embedded(embedded) => classify_embedded(embedded),
-        BlockKind::BulkReference(fields) => reference(
-            ReferenceSource::BulkResource,
-            fields,
-            "sizeBytes",
-            Some("resource"),
-        ),
-        BlockKind::ResourceLink(fields) => reference(
-            ReferenceSource::ResourceLink,
-            fields,
-            "size",
-            Some("resource_link"),
-        ),
+        BlockKind::BulkReference(fields) => {
+            reference(ReferenceSource::BulkResource, fields, "sizeBytes", Some("resource"))
+        }
+        BlockKind::ResourceLink(fields) => {
+            reference(ReferenceSource::ResourceLink, fields, "size", Some("resource_link"))
+        }
         BlockKind::Malformed { type_name, reason } => Class::Invalid {
             type_name: *type_name,
             reason,
@@ -312,9 +304,7 @@ pub fn classify_block<'a>(block: &Block<'a>) -> Class<'a> {
 fn classify_media<'a>(media: &MediaBody<'a>) -> Class<'a> {
     let type_name = Some(media.kind.as_str());
     match media.data {
-        Some(_) if media.reference.uri.is_some() || media.has_disposition => {
-            Class::Withheld { kind: media.kind }
-        }
+        Some(_) if media.reference.uri.is_some() || media.has_disposition => Class::Withheld { kind: media.kind },
         Some(data) => match media.mime_type {
             Some(mime_type) => Class::Media(InlineMedia {
                 kind: media.kind,
@@ -386,11 +376,7 @@ fn is_textual(mime: &mime::Mime) -> bool {
     }
     matches!(
         mime.essence_str(),
-        "application/json"
-            | "application/xml"
-            | "application/javascript"
-            | "application/yaml"
-            | "image/svg+xml"
+        "application/json" | "application/xml" | "application/javascript" | "application/yaml" | "image/svg+xml"
     )
 }
 
@@ -431,9 +417,7 @@ fn reference<'a>(
         };
     }
     let mut rejected = Vec::new();
-    let name = optional(&mut rejected, "name", fields.name, |v| {
-        bounded(v, NAME_MAX_CHARS)
-    });
+    let name = optional(&mut rejected, "name", fields.name, |v| bounded(v, NAME_MAX_CHARS));
     let mime_type = optional(&mut rejected, "mimeType", fields.mime_type, |v| {
         bounded(v, MIME_MAX_CHARS)
     });
@@ -450,16 +434,11 @@ fn reference<'a>(
             .filter(|d| is_sha256_digest(d))
             .ok_or("not sha256: and 43 base64url characters")
     });
-    let disposition = optional(
-        &mut rejected,
-        "disposition",
-        fields.disposition,
-        |v| match v.as_str() {
-            Some("never") => Ok(Disposition::Never),
-            Some("ref") => Ok(Disposition::Ref),
-            _ => Err("not never or ref"),
-        },
-    );
+    let disposition = optional(&mut rejected, "disposition", fields.disposition, |v| match v.as_str() {
+        Some("never") => Ok(Disposition::Never),
+        Some("ref") => Ok(Disposition::Ref),
+        _ => Err("not never or ref"),
+    });
     Class::Reference(Reference {
         source,
         uri,

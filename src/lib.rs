@@ -55,12 +55,13 @@ mod lanes;
 mod prompt;
 mod reference;
 mod render;
+mod target;
 mod tool_result;
 mod wire;
 
 pub use classify::{
-    classify_block, BlobForm, Class, Disposition, EmbeddedBlob, InlineMedia, Reference,
-    ReferenceSource, RejectedField, URI_MAX_CHARS,
+    classify_block, BlobForm, Class, Disposition, EmbeddedBlob, InlineMedia, Reference, ReferenceSource, RejectedField,
+    URI_MAX_CHARS,
 };
 pub use error::{Error, ErrorKind};
 pub use lanes::convert::{convert_block, convert_message, AgentBlock};
@@ -68,13 +69,12 @@ pub use lanes::history::{history, history_blocks, HistoryOptions};
 pub use lanes::script::{script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
 pub use prompt::{prompt_messages, AgentMessage};
 pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};
-pub use render::{
-    base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD,
-};
+pub use render::{base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD};
+pub use target::{AudioFormat, ImageFormat, Provider, Target};
 pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
 pub use wire::{
-    Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt,
-    PromptMessage, ReferenceFields, Role, RpcError, ToolResult,
+    Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt, PromptMessage,
+    ReferenceFields, Role, RpcError, ToolResult,
 };
 
 /// The README's examples, run as doctests.
@@ -92,6 +92,5 @@ struct ReadmeDoctests;
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
 }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
-    classify_block, convert_message, history, parse_json, prompt_messages, script_view,
-    tool_result, AgentBlock, AgentMessage, HistoryOptions, Message, Provenance, ReferenceRegistry,
+    classify_block, convert_message, history, parse_json, prompt_messages, script_view, tool_result, HistoryOptions,
+    Message, Provenance, Provider, ReferenceRegistry, Target,
 };
 
 /// Shows what an AI agent reads when content arrives from an MCP server.
@@ -32,21 +32,28 @@ enum Lane {
         #[arg(long, value_name = "CHARS")]
         budget: Option<usize>,
     },
-    /// `convert_block` over every block: a JSON array of text, image and audio blocks.
+    /// `convert_block` over every block: a JSON array of blocks in the target's shape.
     Blocks {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        shape: Shape,
     },
     /// The script lane: the JSON with every content block in it replaced by its agent form.
     Script {
         #[command(flatten)]
         common: Common,
+        /// The target whose media checks apply; the output stays the neutral JSON.
+        #[arg(long, value_enum, default_value = "neutral")]
+        target: Provider,
     },
-    /// The outcome of one tools/call as the model's tool result (Anthropic `tool_result` JSON),
-    /// with the blocks held back for the user beside it.
+    /// The outcome of one tools/call as what to append to the conversation in the target's shape
+    /// (`messages`), with the blocks held back for the user beside it (`heldForUser`).
     ToolResult {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        shape: Shape,
         /// The tool's name, for `Tool call <name> failed: …`.
         #[arg(long, default_value = "tool")]
         name: String,
@@ -58,6 +65,8 @@ enum Lane {
     Prompt {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        shape: Shape,
     },
     /// One JSON object per line per block: its class and the fields that decided it (no uri).
     Classify {
@@ -70,13 +79,20 @@ impl Lane {
     fn common(&self) -> &Common {
         match self {
             Lane::History { common, .. }
-            | Lane::Blocks { common }
-            | Lane::Script { common }
+            | Lane::Blocks { common, .. }
+            | Lane::Script { common, .. }
             | Lane::ToolResult { common, .. }
-            | Lane::Prompt { common }
+            | Lane::Prompt { common, .. }
             | Lane::Classify { common } => common,
         }
     }
+}
+
+#[derive(Args)]
+struct Shape {
+    /// The model API whose media checks and JSON shape apply.
+    #[arg(long, value_enum, default_value = "neutral")]
+    target: Provider,
 }
 
 #[derive(Args)]
@@ -107,10 +123,7 @@ fn main() -> ExitCode {
     match run(&cli.lane) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
+            match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe (`| head`) is not worth a message.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -147,45 +160,36 @@ fn run(lane: &Lane) -> Result<String, String> {
         .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
     let provenance = |default| common.provenance.unwrap_or(default);
     let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).map_err(|e| e.to_string());
+    if let Lane::Script { target, .. } = lane {
+        return Ok(pretty(&script_view(&value, &registry, &Target::for_provider(*target)))? + "\n");
+    }
+    let message = Message::decode(&value).map_err(|e| e.to_string())?;
     let out = match lane {
-        Lane::Script { .. } => pretty(&script_view(&value, &registry))?,
         Lane::History { budget, .. } => {
-            let message = Message::decode(&value).map_err(|e| e.to_string())?;
             let options = HistoryOptions {
                 provenance: provenance(Provenance::ToolResult),
                 budget: *budget,
             };
             history(&message, &registry, &options)
         }
-        Lane::Blocks { .. } => {
-            let message = Message::decode(&value).map_err(|e| e.to_string())?;
-            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry);
-            pretty(&serde_json::Value::Array(
-                blocks
-                    .iter()
-                    .map(mcp_agent_view::AgentBlock::to_json)
-                    .collect(),
-            ))?
+        Lane::Blocks { shape, .. } => {
+            let target = Target::for_provider(shape.target);
+            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry, &target);
+            pretty(&target.blocks_json(&blocks))?
         }
-        Lane::ToolResult { name, id, .. } => {
-            let message = Message::decode(&value).map_err(|e| e.to_string())?;
-            let result = tool_result(&message, name, id, &registry);
-            let held: Vec<serde_json::Value> = result
-                .held_for_user
-                .iter()
-                .map(AgentBlock::to_json)
-                .collect();
-            pretty(&serde_json::json!({"toolResult": result.to_json(), "heldForUser": held}))?
+        Lane::ToolResult { name, id, shape, .. } => {
+            let target = Target::for_provider(shape.target);
+            let result = tool_result(&message, name, id, &registry, &target);
+            let held = Target::neutral().blocks_json(&result.held_for_user);
+            let messages = target.tool_results_json(std::slice::from_ref(&result));
+            pretty(&serde_json::json!({"messages": messages, "heldForUser": held}))?
         }
-        Lane::Prompt { .. } => {
-            let message = Message::decode(&value).map_err(|e| e.to_string())?;
-            let messages = prompt_messages(&message, &registry);
-            pretty(&serde_json::Value::Array(
-                messages.iter().map(AgentMessage::to_json).collect(),
-            ))?
+        Lane::Prompt { shape, .. } => {
+            let target = Target::for_provider(shape.target);
+            let messages = prompt_messages(&message, &registry, &target);
+            pretty(&serde_json::Value::Array(target.messages_json(&messages)))?
         }
-        Lane::Classify { .. } => {
-            let message = Message::decode(&value).map_err(|e| e.to_string())?;
+        Lane::Classify { .. } | Lane::Script { .. } => {
             let mut out = String::new();
             for (index, block) in message.blocks().enumerate() {
                 let mut summary = classify_block(block).summary();
@@ -203,9 +207,7 @@ fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
     match file {
         None => read_stdin(),
         Some(path) if path.as_os_str() == "-" => read_stdin(),
-        Some(path) => {
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-        }
+        Some(path) => std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display())),
     }
 }
 

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use crate::lanes::convert::{convert_block, convert_message, AgentBlock};
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
+use crate::target::Target;
 use crate::wire::{Message, Role};
 
 /// One message of a prompt, as the model reads it.
@@ -28,12 +29,12 @@ pub struct AgentMessage<'a> {
 /// `[request failed: <message>]`.
 ///
 /// ```
-/// use mcp_agent_view::{prompt_messages, Message, ReferenceRegistry};
+/// use mcp_agent_view::{prompt_messages, Message, ReferenceRegistry, Target};
 /// use serde_json::json;
 ///
 /// let result = json!({"messages": [{"role": "user", "content": {"type": "resource",
 ///     "resource": {"uri": "file:///style.md", "mimeType": "text/markdown", "text": "Use short sentences."}}}]});
-/// let messages = prompt_messages(&Message::decode(&result)?, &ReferenceRegistry::new());
+/// let messages = prompt_messages(&Message::decode(&result)?, &ReferenceRegistry::new(), &Target::neutral());
 /// assert_eq!(messages[0].role.as_str(), "user");
 /// assert_eq!(messages[0].content[0].as_text(), Some("Use short sentences."));
 /// # Ok::<(), mcp_agent_view::Error>(())
@@ -42,6 +43,7 @@ pub struct AgentMessage<'a> {
 pub fn prompt_messages<'a>(
     message: &Message<'a>,
     registry: &ReferenceRegistry,
+    target: &Target,
 ) -> Vec<AgentMessage<'a>> {
     match message {
         Message::Prompt(prompt) => prompt
@@ -52,13 +54,13 @@ pub fn prompt_messages<'a>(
                 content: m
                     .content
                     .iter()
-                    .map(|b| convert_block(b, Provenance::Prompt, registry))
+                    .map(|b| convert_block(b, Provenance::Prompt, registry, target))
                     .collect(),
             })
             .collect(),
         other => vec![AgentMessage {
             role: Role::User,
-            content: convert_message(other, Provenance::Prompt, registry),
+            content: convert_message(other, Provenance::Prompt, registry, target),
         }],
     }
 }

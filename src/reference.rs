@@ -137,9 +137,7 @@ impl ReferenceRegistry {
                 format!("unknown reference id: {}", shown_id(id)),
             )
         };
-        let n = parse_id(id)
-            .map(|p| self.permute_back(p))
-            .ok_or_else(unknown)?;
+        let n = parse_id(id).map(|p| self.permute_back(p)).ok_or_else(unknown)?;
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         match inner.records.get(&n) {
             Some(record) => Ok(record.clone()),
@@ -154,11 +152,7 @@ impl ReferenceRegistry {
     /// How many records the registry keeps now.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .records
-            .len()
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner).records.len()
     }
 
     /// Whether the registry keeps no record.

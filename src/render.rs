@@ -1,11 +1,13 @@
 //! How a class reads as text: sizes, cleaned labels, and every marker and stub string. Each
 //! string the agent can read is written here, once.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::classify::{BlobForm, Class, Reference};
 use crate::reference::ReferenceRegistry;
-use crate::wire::{MediaKind, RpcError};
+use crate::target::check::NotSent;
+use crate::wire::RpcError;
 
 /// The longest a server label (name, title, media type, type name) may be once cleaned, in
 /// characters, `…` included.
@@ -48,29 +50,18 @@ impl Provenance {
 /// Writes what the agent reads for `class`: text verbatim, media as a marker, a reference as
 /// its stub, and the marker of a withheld, invalid or unsupported block. Registers references
 /// in `registry`.
-pub(crate) fn show(
-    class: &Class<'_>,
-    provenance: Provenance,
-    registry: &ReferenceRegistry,
-    out: &mut String,
-) {
+pub(crate) fn show(class: &Class<'_>, provenance: Provenance, registry: &ReferenceRegistry, out: &mut String) {
     match class {
         Class::Text { text } | Class::EmbeddedText { text, .. } => out.push_str(text),
-        Class::Media(media) => media_marker(
-            out,
-            media.kind.as_str(),
-            Some(media.mime_type),
-            media.size,
-            None,
-        ),
+        Class::Media(media) => media_marker(out, media.kind.as_str(), Some(media.mime_type), Some(media.size), None),
         Class::EmbeddedBlob(blob) => match &blob.form {
             BlobForm::Text(text) => out.push_str(text),
             BlobForm::Media(kind) => {
-                media_marker(out, kind.as_str(), blob.mime_type, blob.size, None);
+                media_marker(out, kind.as_str(), blob.mime_type, Some(blob.size), None);
             }
-            BlobForm::File => media_marker(out, "file", blob.mime_type, blob.size, None),
+            BlobForm::File => media_marker(out, "file", blob.mime_type, Some(blob.size), None),
             BlobForm::NotText(reason) => {
-                media_marker(out, "file", blob.mime_type, blob.size, Some(reason));
+                media_marker(out, "file", blob.mime_type, Some(blob.size), Some(reason));
             }
         },
         Class::Reference(reference) => {
@@ -112,33 +103,64 @@ pub const DISPLAYED_TO_USER: &str = "[output displayed to user]";
 pub const NO_CONTENT: &str = "[tool returned no content]";
 
 /// The marker of inline data that claims a bulk disposition.
-pub const WITHHELD: &str =
-    "[inline content withheld: nonconformant bulk disposition on inline data]";
+pub const WITHHELD: &str = "[inline content withheld: nonconformant bulk disposition on inline data]";
 
 /// `[image: image/png, ~3KB]`, `[file: text/plain, ~2KB, not text: invalid UTF-8]`.
-fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: u64, note: Option<&str>) {
+fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<u64>, note: Option<&str>) {
     let _ = write!(out, "[{label}: ");
     push_label(out, mime.unwrap_or(""), "unknown type");
-    out.push_str(", ");
-    push_size(out, size);
+    if let Some(size) = size {
+        out.push_str(", ");
+        push_size(out, size);
+    }
     if let Some(note) = note {
         let _ = write!(out, ", {note}");
     }
     out.push(']');
 }
 
-/// `[audio: <mime>, <size>]`, for a target that takes no audio.
-pub(crate) fn audio_marker(mime_type: &str, data: &str) -> String {
+/// `[<label>: <mime>, <size>]`, with a note where there is one: how media reads where a
+/// message or a provider takes text only.
+pub(crate) fn media_text(label: &str, mime_type: &str, data: &str, note: Option<&str>) -> String {
     let mut out = String::new();
-    media_marker(
-        &mut out,
-        MediaKind::Audio.as_str(),
-        Some(mime_type),
-        base64_decoded_len(data),
-        None,
-    );
+    media_marker(&mut out, label, Some(mime_type), Some(base64_decoded_len(data)), note);
     out
 }
+
+/// The note of a placeholder in a text-only message whose media follows in the next message.
+pub(crate) const FOLLOWS: &str = "sent in the next user message";
+
+/// `[image: image/svg+xml, ~3KB, not sent: unsupported type]`, `[image: image/png, not sent:
+/// invalid base64]`: media that failed a target's check.
+pub(crate) fn not_sent(label: &str, mime: Option<&str>, size: u64, reason: NotSent) -> String {
+    let mut out = String::new();
+    let (size, note) = match reason {
+        NotSent::UnsupportedType => (Some(size), Cow::Borrowed("not sent: unsupported type")),
+        NotSent::Mismatch => (Some(size), Cow::Borrowed("not sent: data does not match type")),
+        NotSent::InvalidBase64 => (None, Cow::Borrowed("not sent: invalid base64")),
+        NotSent::TooLarge(limit) => (Some(size), Cow::Owned(format!("not sent: over {}", limit_label(limit)))),
+    };
+    media_marker(&mut out, label, mime, size, Some(&note));
+    out
+}
+
+/// A limit as people write it: `5MB` for a whole number of MiB, else as a size.
+fn limit_label(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB && bytes % MIB == 0 {
+        format!("{}MB", bytes / MIB)
+    } else {
+        format_size(bytes).trim_start_matches('~').to_owned()
+    }
+}
+
+/// What introduces one tool call's media in the user message that carries it.
+pub(crate) fn attachments_of(tool_use_id: &str) -> String {
+    format!("[attachments of tool call {tool_use_id}]")
+}
+
+/// What tells an OpenAI model, which has no error flag, that a tool result is an error.
+pub const TOOL_ERROR: &str = "[tool returned an error]";
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
 fn stub(out: &mut String, id: &str, reference: &Reference<'_>, provenance: Provenance) {
@@ -161,11 +183,7 @@ fn stub(out: &mut String, id: &str, reference: &Reference<'_>, provenance: Prove
             out.push_str(" claimed");
         }
     }
-    let _ = write!(
-        out,
-        " — {} — fetch with fetch_reference",
-        provenance.as_str()
-    );
+    let _ = write!(out, " — {} — fetch with fetch_reference", provenance.as_str());
 }
 
 /// A size in bytes as `NB`, `~NKB`, `~N.NMB` or `~N.NGB` (1024-based).
@@ -248,12 +266,7 @@ fn is_control(c: char) -> bool {
 #[must_use]
 pub fn base64_decoded_len(data: &str) -> u64 {
     let bytes = data.trim_end().as_bytes();
-    let padding = bytes
-        .iter()
-        .rev()
-        .take(2)
-        .take_while(|&&b| b == b'=')
-        .count();
+    let padding = bytes.iter().rev().take(2).take_while(|&&b| b == b'=').count();
     let chars = (bytes.len() - padding) as u64;
     chars * 3 / 4
 }

@@ -4,12 +4,13 @@
 use std::borrow::Cow;
 
 use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::classify::{classify_block, Class};
 use crate::lanes::convert::{convert_block, AgentBlock};
 use crate::reference::ReferenceRegistry;
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
+use crate::target::Target;
 use crate::wire::{Block, Message, Role};
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
@@ -48,12 +49,13 @@ pub struct AgentToolResult<'a> {
 /// - A result with nothing for the model gives one text block `[tool returned no content]`.
 ///
 /// ```
-/// use mcp_agent_view::{tool_result, Message, ReferenceRegistry};
+/// use mcp_agent_view::{tool_result, Message, ReferenceRegistry, Target};
 /// use serde_json::json;
 ///
 /// let response = json!({"jsonrpc": "2.0", "id": 4, "result": {
 ///     "content": [], "structuredContent": {"temperature": 22.5, "conditions": "Sunny"}}});
-/// let result = tool_result(&Message::decode(&response)?, "get_weather", "toolu_01", &ReferenceRegistry::new());
+/// let message = Message::decode(&response)?;
+/// let result = tool_result(&message, "get_weather", "toolu_01", &ReferenceRegistry::new(), &Target::anthropic());
 /// assert_eq!(result.content[0].as_text(), Some(r#"{"conditions":"Sunny","temperature":22.5}"#));
 /// assert!(!result.is_error);
 /// # Ok::<(), mcp_agent_view::Error>(())
@@ -64,20 +66,18 @@ pub fn tool_result<'a>(
     name: &str,
     tool_use_id: &str,
     registry: &ReferenceRegistry,
+    target: &Target,
 ) -> AgentToolResult<'a> {
     let (is_error, structured) = match message {
         Message::RpcError(error) => return tool_call_failed(name, tool_use_id, error.message),
-        Message::ToolResult(result) => (
-            result.is_error,
-            result.structured_content.filter(|v| !v.is_null()),
-        ),
+        Message::ToolResult(result) => (result.is_error, result.structured_content.filter(|v| !v.is_null())),
         _ => (false, None),
     };
     let mut content = Vec::new();
     let mut held_for_user = Vec::new();
     let mut has_text = false;
     for block in message.blocks() {
-        let agent_block = convert_block(block, Provenance::ToolResult, registry);
+        let agent_block = convert_block(block, Provenance::ToolResult, registry, target);
         if for_user_only(block) {
             held_for_user.push(agent_block);
         } else {
@@ -133,41 +133,19 @@ fn for_user_only(block: &Block<'_>) -> bool {
 }
 
 fn text(text: String) -> AgentBlock<'static> {
-    AgentBlock::Text {
-        text: Cow::Owned(text),
-    }
+    AgentBlock::Text { text: Cow::Owned(text) }
 }
 
 impl AgentToolResult<'_> {
     /// The result as an Anthropic Messages `tool_result` block.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let content: Vec<Value> = self.content.iter().map(anthropic_block).collect();
-        json!({
-            "type": "tool_result",
-            "tool_use_id": self.tool_use_id,
-            "content": content,
-            "is_error": self.is_error,
-        })
+        crate::target::anthropic_tool_result(self)
     }
 }
 
 impl Serialize for AgentToolResult<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_json().serialize(serializer)
-    }
-}
-
-/// One block in the Anthropic Messages shape.
-fn anthropic_block(block: &AgentBlock<'_>) -> Value {
-    match block {
-        AgentBlock::Image { mime_type, data } => json!({
-            "type": "image",
-            "source": {"type": "base64", "media_type": mime_type, "data": data},
-        }),
-        AgentBlock::Audio { mime_type, data } => {
-            json!({"type": "text", "text": render::audio_marker(mime_type, data)})
-        }
-        other => other.to_json(),
     }
 }

@@ -187,10 +187,7 @@ impl<'a> Block<'a> {
         };
         Block {
             kind,
-            annotations: obj
-                .get("annotations")
-                .map(decode_annotations)
-                .unwrap_or_default(),
+            annotations: obj.get("annotations").map(decode_annotations).unwrap_or_default(),
             meta: obj.get("_meta").and_then(Value::as_object),
         }
     }
@@ -232,11 +229,7 @@ fn malformed<'a>(type_name: Option<&'a str>, reason: &'static str) -> BlockKind<
     BlockKind::Malformed { type_name, reason }
 }
 
-fn decode_body<'a>(
-    type_name: &'a str,
-    obj: &'a Map<String, Value>,
-    raw: &'a Value,
-) -> BlockKind<'a> {
+fn decode_body<'a>(type_name: &'a str, obj: &'a Map<String, Value>, raw: &'a Value) -> BlockKind<'a> {
     match type_name {
         "text" => match obj.get("text") {
             Some(Value::String(text)) => BlockKind::Text { text },
@@ -248,9 +241,7 @@ fn decode_body<'a>(
         "resource" => match (obj.get("resource"), obj.get("uri")) {
             (Some(Value::Object(inner)), _) => decode_embedded(inner),
             (_, Some(_)) => BlockKind::BulkReference(reference_fields(obj, "sizeBytes")),
-            (Some(_), None) => {
-                malformed(Some("resource"), "resource block with non-object resource")
-            }
+            (Some(_), None) => malformed(Some("resource"), "resource block with non-object resource"),
             (None, None) => malformed(Some("resource"), "resource block without resource or uri"),
         },
         "resource_link" => BlockKind::ResourceLink(reference_fields(obj, "size")),
@@ -289,16 +280,10 @@ fn media_reason(kind: MediaKind, what: &'static str) -> &'static str {
 fn decode_embedded(inner: &Map<String, Value>) -> BlockKind<'_> {
     let contents = match (inner.get("blob"), inner.get("text")) {
         (Some(Value::String(blob)), _) => Contents::Blob(blob),
-        (Some(_), _) => {
-            return malformed(Some("resource"), "embedded resource with non-string blob")
-        }
+        (Some(_), _) => return malformed(Some("resource"), "embedded resource with non-string blob"),
         (None, Some(Value::String(text))) => Contents::Text(text),
-        (None, Some(_)) => {
-            return malformed(Some("resource"), "embedded resource with non-string text")
-        }
-        (None, None) => {
-            return malformed(Some("resource"), "embedded resource without text or blob")
-        }
+        (None, Some(_)) => return malformed(Some("resource"), "embedded resource with non-string text"),
+        (None, None) => return malformed(Some("resource"), "embedded resource without text or blob"),
     };
     BlockKind::Embedded(EmbeddedBody {
         uri: inner.get("uri").and_then(Value::as_str),
@@ -324,13 +309,10 @@ fn decode_annotations(value: &Value) -> Annotations<'_> {
         return Annotations::default();
     };
     Annotations {
-        audience: obj.get("audience").and_then(Value::as_array).map(|roles| {
-            roles
-                .iter()
-                .filter_map(Value::as_str)
-                .map(Role::parse)
-                .collect()
-        }),
+        audience: obj
+            .get("audience")
+            .and_then(Value::as_array)
+            .map(|roles| roles.iter().filter_map(Value::as_str).map(Role::parse).collect()),
         priority: obj.get("priority").and_then(Value::as_f64),
         last_modified: obj.get("lastModified").and_then(Value::as_str),
     }
@@ -406,9 +388,7 @@ impl<'a> Message<'a> {
     /// Fails only where `value` is none of these; a bad block inside is never an error.
     pub fn decode(value: &'a Value) -> Result<Message<'a>, Error> {
         let obj = match value {
-            Value::Array(items) => {
-                return Ok(Message::Blocks(items.iter().map(Block::decode).collect()))
-            }
+            Value::Array(items) => return Ok(Message::Blocks(items.iter().map(Block::decode).collect())),
             Value::Object(obj) => obj,
             _ => return Err(unrecognized()),
         };
@@ -465,10 +445,7 @@ fn decode_result(value: &Value) -> Option<Message<'_>> {
     }
     if let Some(Value::Array(contents)) = obj.get("contents") {
         return Some(Message::Resource(
-            contents
-                .iter()
-                .map(Block::decode_resource_contents)
-                .collect(),
+            contents.iter().map(Block::decode_resource_contents).collect(),
         ));
     }
     if obj.contains_key("structuredContent") {
@@ -504,20 +481,14 @@ fn decode_prompt_message(value: &Value) -> PromptMessage<'_> {
     let Some(obj) = value.as_object() else {
         return PromptMessage {
             role: None,
-            content: vec![Block::bare(malformed(
-                None,
-                "prompt message is not an object",
-            ))],
+            content: vec![Block::bare(malformed(None, "prompt message is not an object"))],
         };
     };
     PromptMessage {
         role: obj.get("role").and_then(Value::as_str).map(Role::parse),
         content: match obj.get("content") {
             Some(content) => one_or_many(content),
-            None => vec![Block::bare(malformed(
-                None,
-                "prompt message without content",
-            ))],
+            None => vec![Block::bare(malformed(None, "prompt message without content"))],
         },
     }
 }

@@ -3,9 +3,7 @@
 mod common;
 
 use common::{class_name, invalid_reason};
-use mcp_agent_view::{
-    classify_block, BlobForm, Block, Class, Disposition, MediaKind, ReferenceSource, RejectedField,
-};
+use mcp_agent_view::{classify_block, BlobForm, Block, Class, Disposition, MediaKind, ReferenceSource, RejectedField};
 use serde_json::{json, Value};
 
 #[track_caller]
@@ -43,10 +41,7 @@ fn inline_image_and_audio_are_media_with_data_as_received() {
     }
     let audio = json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"});
     match classify(&audio) {
-        Class::Media(m) => assert_eq!(
-            (m.kind, m.mime_type, m.size),
-            (MediaKind::Audio, "audio/wav", 4)
-        ),
+        Class::Media(m) => assert_eq!((m.kind, m.mime_type, m.size), (MediaKind::Audio, "audio/wav", 4)),
         other => panic!("{other:?}"),
     }
 }
@@ -58,16 +53,14 @@ fn inline_data_claiming_bulk_disposition_is_withheld() {
         json!({"type": "image", "data": "AAAA", "mimeType": "image/png", "disposition": "ref"}),
         json!({"type": "audio", "data": "AAAA", "mimeType": "audio/wav", "disposition": "never"}),
     ] {
-        assert!(
-            matches!(classify(&block), Class::Withheld { .. }),
-            "{block}"
-        );
+        assert!(matches!(classify(&block), Class::Withheld { .. }), "{block}");
     }
 }
 
 #[test]
 fn media_with_uri_and_no_data_is_a_reference() {
-    let r_json = json!({"type": "image", "uri": "https://cdn.example/x.png", "mimeType": "image/png", "sizeBytes": 2048});
+    let r_json =
+        json!({"type": "image", "uri": "https://cdn.example/x.png", "mimeType": "image/png", "sizeBytes": 2048});
     let r = reference(&r_json);
     assert_eq!(r.source, ReferenceSource::Media(MediaKind::Image));
     assert_eq!(
@@ -81,7 +74,8 @@ fn media_with_uri_and_no_data_is_a_reference() {
 
 #[test]
 fn embedded_resource_with_text_is_embedded_text() {
-    let block = json!({"type": "resource", "resource": {"uri": "file:///x.txt", "mimeType": "text/plain", "text": "body"}});
+    let block =
+        json!({"type": "resource", "resource": {"uri": "file:///x.txt", "mimeType": "text/plain", "text": "body"}});
     assert_eq!(
         classify(&block),
         Class::EmbeddedText {
@@ -94,9 +88,11 @@ fn embedded_resource_with_text_is_embedded_text() {
 #[test]
 fn embedded_resource_with_blob_is_embedded_blob_shown_by_media_type() {
     let png = json!({"type": "resource", "resource": {"uri": "file:///a.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}});
-    let wav = json!({"type": "resource", "resource": {"uri": "file:///a.wav", "mimeType": "audio/wav", "blob": "UklGRg=="}});
+    let wav =
+        json!({"type": "resource", "resource": {"uri": "file:///a.wav", "mimeType": "audio/wav", "blob": "UklGRg=="}});
     let gz = json!({"type": "resource", "resource": {"uri": "file:///a.gz", "mimeType": "application/gzip", "blob": "H4sI"}});
-    let text = json!({"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "blob": "aGVsbG8="}});
+    let text =
+        json!({"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "blob": "aGVsbG8="}});
     let untyped = json!({"type": "resource", "resource": {"uri": "file:///a", "blob": "aGVsbG8="}});
     let form = |b: &Value| match classify(b) {
         Class::EmbeddedBlob(blob) => blob.form,
@@ -126,24 +122,17 @@ fn textual_media_types_are_read_as_text() {
         assert_eq!(classify(&block).name(), "embedded_blob");
         assert!(classify(&block).is_text(), "{mime} should read as text");
     }
-    for mime in [
-        "application/pdf",
-        "application/octet-stream",
-        "image/png",
-        "not a mime",
-    ] {
+    for mime in ["application/pdf", "application/octet-stream", "image/png", "not a mime"] {
         let block = json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": mime, "blob": "aGk="}});
-        assert!(
-            !classify(&block).is_text(),
-            "{mime} should not read as text"
-        );
+        assert!(!classify(&block).is_text(), "{mime} should not read as text");
     }
 }
 
 #[test]
 fn textual_blob_that_is_not_utf8_or_not_base64_says_why() {
     let latin1 = json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": "text/plain", "blob": "/w=="}});
-    let broken = json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": "text/plain", "blob": "!!notbase64!!"}});
+    let broken =
+        json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": "text/plain", "blob": "!!notbase64!!"}});
     let form = |b: &Value| match classify(b) {
         Class::EmbeddedBlob(blob) => blob.form,
         other => panic!("{other:?}"),
@@ -157,10 +146,7 @@ fn blob_wins_over_text_and_neither_is_malformed() {
     let both = json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": "text/plain", "text": "from text", "blob": "ZnJvbSBibG9i"}});
     assert_eq!(class_name(&both), "embedded_blob");
     let neither = json!({"type": "resource", "resource": {"uri": "x:1", "mimeType": "text/plain"}});
-    assert_eq!(
-        invalid_reason(&neither),
-        "embedded resource without text or blob"
-    );
+    assert_eq!(invalid_reason(&neither), "embedded resource without text or blob");
 }
 
 #[test]
@@ -174,18 +160,10 @@ fn bulk_reference_with_top_level_uri_is_a_reference() {
     assert_eq!(r.source, ReferenceSource::BulkResource);
     assert_eq!(
         (r.uri, r.name, r.mime_type, r.size_bytes),
-        (
-            "mcpl://bulk/1",
-            Some("dump.csv"),
-            Some("text/csv"),
-            Some(52_428_800)
-        )
+        ("mcpl://bulk/1", Some("dump.csv"), Some("text/csv"), Some(52_428_800))
     );
     assert_eq!(r.disposition, Some(Disposition::Ref));
-    assert_eq!(
-        r.digest,
-        Some("sha256:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU")
-    );
+    assert_eq!(r.digest, Some("sha256:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU"));
     assert_eq!(r.expires_at, Some("2026-12-01T00:00:00Z"));
     assert!(r.rejected.is_empty());
 }
@@ -197,12 +175,7 @@ fn resource_link_maps_field_for_field_with_size_as_size_bytes() {
     assert_eq!(r.source, ReferenceSource::ResourceLink);
     assert_eq!(
         (r.uri, r.name, r.mime_type, r.size_bytes),
-        (
-            "file:///a.txt",
-            Some("a.txt"),
-            Some("text/plain"),
-            Some(1234)
-        )
+        ("file:///a.txt", Some("a.txt"), Some("text/plain"), Some(1234))
     );
 }
 
@@ -210,26 +183,17 @@ fn resource_link_maps_field_for_field_with_size_as_size_bytes() {
 fn known_types_with_bad_bodies_are_invalid_with_a_short_reason() {
     let cases = [
         (json!({"type": "text"}), "text block without text"),
-        (
-            json!({"type": "text", "text": 5}),
-            "text block with non-string text",
-        ),
+        (json!({"type": "text", "text": 5}), "text block with non-string text"),
         (
             json!({"type": "image", "mimeType": "image/png"}),
             "image block without data or uri",
         ),
-        (
-            json!({"type": "audio", "data": []}),
-            "audio block with non-string data",
-        ),
+        (json!({"type": "audio", "data": []}), "audio block with non-string data"),
         (
             json!({"type": "image", "data": "AAAA"}),
             "image block without string mimeType",
         ),
-        (
-            json!({"type": "resource"}),
-            "resource block without resource or uri",
-        ),
+        (json!({"type": "resource"}), "resource block without resource or uri"),
         (
             json!({"type": "resource", "resource": "x"}),
             "resource block with non-object resource",
@@ -242,28 +206,16 @@ fn known_types_with_bad_bodies_are_invalid_with_a_short_reason() {
             json!({"type": "resource", "resource": {"uri": "x:1", "blob": false}}),
             "embedded resource with non-string blob",
         ),
-        (
-            json!({"type": "resource", "uri": 12}),
-            "reference without string uri",
-        ),
-        (
-            json!({"type": "resource", "uri": ""}),
-            "reference without string uri",
-        ),
+        (json!({"type": "resource", "uri": 12}), "reference without string uri"),
+        (json!({"type": "resource", "uri": ""}), "reference without string uri"),
         (
             json!({"type": "resource_link", "name": "a"}),
             "reference without string uri",
         ),
-        (
-            json!({"type": "image", "uri": null}),
-            "reference without string uri",
-        ),
+        (json!({"type": "image", "uri": null}), "reference without string uri"),
         (json!("just a string"), "block is not an object"),
         (json!({"text": "no type"}), "block without type"),
-        (
-            json!({"type": 3, "text": "numeric type"}),
-            "block with non-string type",
-        ),
+        (json!({"type": 3, "text": "numeric type"}), "block with non-string type"),
     ];
     for (block, reason) in cases {
         assert_eq!(invalid_reason(&block), reason, "{block}");
@@ -304,14 +256,7 @@ fn bad_optional_reference_fields_are_dropped_and_recorded() {
     });
     let r = reference(&r_json);
     assert_eq!(
-        (
-            r.name,
-            r.mime_type,
-            r.expires_at,
-            r.size_bytes,
-            r.digest,
-            r.disposition
-        ),
+        (r.name, r.mime_type, r.expires_at, r.size_bytes, r.digest, r.disposition),
         (None, None, None, None, None, None)
     );
     let rejected: Vec<_> = r.rejected.iter().map(|f| (f.field, f.reason)).collect();
@@ -381,10 +326,7 @@ fn unknown_fields_are_ignored_meta_is_kept_and_unknown_roles_survive() {
     });
     let block = Block::decode(&json);
     assert_eq!(classify_block(&block), Class::Text { text: "t" });
-    assert_eq!(
-        block.meta.and_then(|m| m.get("com.example/x")),
-        Some(&json!(1))
-    );
+    assert_eq!(block.meta.and_then(|m| m.get("com.example/x")), Some(&json!(1)));
     let roles: Vec<_> = block
         .annotations
         .audience
@@ -411,7 +353,5 @@ fn warnings_name_what_a_host_should_log() {
         classify(&json!({"type": "resource", "uri": "u:1", "sizeBytes": -4})).warnings(),
         ["reference field sizeBytes dropped: not an integer from 0 to 2^53-1"]
     );
-    assert!(classify(&json!({"type": "text", "text": "fine"}))
-        .warnings()
-        .is_empty());
+    assert!(classify(&json!({"type": "text", "text": "fine"})).warnings().is_empty());
 }

@@ -16,12 +16,7 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -33,11 +28,7 @@ fn ok(args: &[&str], stdin: &str) -> String {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -100,15 +91,9 @@ fn blocks_lane_gives_a_json_array_with_media_as_media() {
     );
     assert_eq!(blocks[3]["type"], "image");
     assert_eq!(blocks[3]["mimeType"], "image/png");
-    assert!(blocks[4]["text"]
-        .as_str()
-        .unwrap()
-        .contains("attachment on push event"));
-    let channel: Value = serde_json::from_str(&ok(
-        &["blocks", "--provenance", "channel-message", EXAMPLE],
-        "",
-    ))
-    .unwrap();
+    assert!(blocks[4]["text"].as_str().unwrap().contains("attachment on push event"));
+    let channel: Value =
+        serde_json::from_str(&ok(&["blocks", "--provenance", "channel-message", EXAMPLE], "")).unwrap();
     assert!(channel[4]["text"]
         .as_str()
         .unwrap()
@@ -118,10 +103,7 @@ fn blocks_lane_gives_a_json_array_with_media_as_media() {
 #[test]
 fn script_lane_gives_json() {
     let out: Value = serde_json::from_str(&ok(&["script", EXAMPLE], "")).unwrap();
-    assert_eq!(
-        out["result"]["content"][1]["text"],
-        "Quarterly notes: revenue up 4%."
-    );
+    assert_eq!(out["result"]["content"][1]["text"], "Quarterly notes: revenue up 4%.");
     assert_eq!(out["jsonrpc"], "2.0", "everything that is no block stays");
 }
 
@@ -139,13 +121,7 @@ fn classify_lane_gives_one_object_per_line_per_block_without_the_uri() {
         .collect();
     assert_eq!(
         classes,
-        [
-            "text",
-            "embedded_text",
-            "embedded_blob",
-            "media",
-            "reference"
-        ]
+        ["text", "embedded_text", "embedded_blob", "media", "reference"]
     );
     assert!(!out.contains("file:///") && !out.contains("https://"));
 }
@@ -165,12 +141,12 @@ fn bad_input_and_bad_arguments_give_one_line_and_exit_2() {
         "mcp-agent-view: input is not JSON: expected ident at line 1 column 2",
     );
     fails(&["history"], "{\"foo\": 1}", "mcp-agent-view: unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks");
+    fails(&["teleport"], "", "mcp-agent-view: unrecognized subcommand 'teleport'");
     fails(
-        &["teleport"],
+        &["history", "--budget", "lots"],
         "",
-        "mcp-agent-view: unrecognized subcommand 'teleport'",
+        "mcp-agent-view: invalid value 'lots' for '--budget <CHARS>': invalid digit found in string",
     );
-    fails(&["history", "--budget", "lots"], "", "mcp-agent-view: invalid value 'lots' for '--budget <CHARS>': invalid digit found in string");
     fails(
         &["history", "/no/such/file.json"],
         "",
@@ -195,35 +171,39 @@ fn help_lists_every_lane_and_option() {
 }
 
 #[test]
-fn tool_result_lane_gives_the_anthropic_block_and_what_was_held_back() {
+fn tool_result_lane_gives_the_messages_to_append_and_what_was_held_back() {
     let input = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[
         {"type":"text","text":"for the model"},
         {"type":"text","text":"for the user","annotations":{"audience":["user"]}}]}}"#;
-    let out: Value = serde_json::from_str(&ok(
-        &["tool-result", "--name", "t", "--id", "toolu_5"],
-        input,
-    ))
-    .unwrap();
+    let out: Value = serde_json::from_str(&ok(&["tool-result", "--name", "t", "--id", "toolu_5"], input)).unwrap();
     assert_eq!(
         out,
         serde_json::json!({
-            "toolResult": {"type": "tool_result", "tool_use_id": "toolu_5", "is_error": false,
-                           "content": [{"type": "text", "text": "for the model"}]},
+            "messages": [{"type": "tool_result", "toolUseId": "toolu_5", "isError": false,
+                          "content": [{"type": "text", "text": "for the model"}]}],
             "heldForUser": [{"type": "text", "text": "for the user"}]
         })
     );
+    let anthropic: Value =
+        serde_json::from_str(&ok(&["tool-result", "--target", "anthropic", "--id", "toolu_5"], input)).unwrap();
+    assert_eq!(
+        anthropic["messages"],
+        serde_json::json!([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_5",
+            "is_error": false, "content": [{"type": "text", "text": "for the model"}]}]}])
+    );
     let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no such tool"}}"#;
     let out: Value = serde_json::from_str(&ok(&["tool-result", "--name", "t"], error)).unwrap();
-    assert_eq!(out["toolResult"]["is_error"], true);
+    assert_eq!(out["messages"][0]["isError"], true);
     assert_eq!(
-        out["toolResult"]["content"][0]["text"],
+        out["messages"][0]["content"][0]["text"],
         "Tool call t failed: no such tool"
     );
 }
 
 #[test]
 fn prompt_lane_gives_messages() {
-    let input = r#"{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"file:///a","text":"A"}}}]}"#;
+    let input =
+        r#"{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"file:///a","text":"A"}}}]}"#;
     let out: Value = serde_json::from_str(&ok(&["prompt"], input)).unwrap();
     assert_eq!(
         out,

@@ -2,10 +2,10 @@
 
 mod common;
 
-use common::{convert_of, convert_text, history_of, history_with_budget, registry, script_of};
+use common::{convert_of, convert_text, history_of, history_with_budget, neutral, registry, script_of};
 use mcp_agent_view::{
-    convert_message, history, AgentBlock, HistoryOptions, Message, Provenance, ReferenceRegistry,
-    SCRIPT_MAX_DEPTH, TOO_DEEP,
+    convert_message, history, AgentBlock, HistoryOptions, Message, Provenance, ReferenceRegistry, SCRIPT_MAX_DEPTH,
+    TOO_DEEP,
 };
 use serde_json::{json, Value};
 
@@ -48,7 +48,7 @@ fn report_with_embedded_notes_reads_the_notes_on_every_lane() {
     assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.");
 
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ContextInjection, &registry());
+    let blocks = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral());
     assert_eq!(blocks.len(), 2);
     assert_eq!(blocks[1].as_text(), Some("Quarterly notes: revenue up 4%."));
 
@@ -85,7 +85,7 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
          after"
     );
     let decoded = Message::decode(&message).unwrap();
-    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry());
+    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &neutral());
     assert_eq!(blocks.len(), 6);
     assert_eq!(blocks[0].as_text(), Some("before"));
     assert_eq!(
@@ -97,10 +97,7 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
     );
     assert_eq!(blocks[5].as_text(), Some("after"));
     let view = script_of(&message);
-    assert_eq!(
-        view["content"][0],
-        json!({"type": "text", "text": "before"})
-    );
+    assert_eq!(view["content"][0], json!({"type": "text", "text": "before"}));
     assert_eq!(
         view["content"][2],
         json!({"type": "hologram", "frames": [1, 2, 3]}),
@@ -135,10 +132,7 @@ fn textual_blob_shows_as_its_text() {
     // "Resource 1: This is a base64 blob" as the everything server sends it.
     let block = json!({"type": "resource", "resource": {"uri": "demo://resource/dynamic/blob/1", "mimeType": "text/plain",
         "blob": "UmVzb3VyY2UgMTogVGhpcyBpcyBhIGJhc2U2NCBibG9i"}});
-    assert_eq!(
-        history_of(&json!([block.clone()])),
-        "Resource 1: This is a base64 blob"
-    );
+    assert_eq!(history_of(&json!([block.clone()])), "Resource 1: This is a base64 blob");
     assert_eq!(convert_text(&block), "Resource 1: This is a base64 blob");
     assert_eq!(
         script_of(&block),
@@ -163,17 +157,20 @@ fn withheld_invalid_and_unsupported_markers_are_exact() {
 
 #[test]
 fn reference_stub_shows_name_type_and_claimed_size_never_the_uri() {
-    let uri =
-        "https://files.example.com/exports/q3.csv?X-Amz-Signature=deadbeefcafebabe&token=hunter2";
-    let block = json!({"type": "resource", "uri": uri, "name": "q3.csv", "mimeType": "text/csv", "sizeBytes": 52_428_800});
+    let uri = "https://files.example.com/exports/q3.csv?X-Amz-Signature=deadbeefcafebabe&token=hunter2";
+    let block =
+        json!({"type": "resource", "uri": uri, "name": "q3.csv", "mimeType": "text/csv", "sizeBytes": 52_428_800});
     let text = history_of(&json!([block.clone()]));
-    let id = registry().register(&match mcp_agent_view::classify_block(
-        &mcp_agent_view::Block::decode(&block),
-    ) {
-        mcp_agent_view::Class::Reference(r) => r,
-        other => panic!("{other:?}"),
-    });
-    assert_eq!(text, format!("[{id}] q3.csv — text/csv, ~50.0MB claimed — from tool result — fetch with fetch_reference"));
+    let id = registry().register(
+        &match mcp_agent_view::classify_block(&mcp_agent_view::Block::decode(&block)) {
+            mcp_agent_view::Class::Reference(r) => r,
+            other => panic!("{other:?}"),
+        },
+    );
+    assert_eq!(
+        text,
+        format!("[{id}] q3.csv — text/csv, ~50.0MB claimed — from tool result — fetch with fetch_reference")
+    );
     for secret in ["files.example.com", "hunter2", "deadbeef", "X-Amz"] {
         assert!(!text.contains(secret));
     }
@@ -203,14 +200,12 @@ fn huge_and_control_laden_labels_give_a_short_clean_stub() {
         (dirty, "application/\u{200F}pdf\u{001B}[31m"),
     ] {
         // A name over 255 characters is dropped by RFC-005; the stub stays short either way.
-        let text = history_of(
-            &json!([{"type": "resource_link", "uri": "file:///r", "name": name, "mimeType": mime}]),
-        );
+        let text = history_of(&json!([{"type": "resource_link", "uri": "file:///r", "name": name, "mimeType": mime}]));
         assert!(text.chars().count() < 400, "{} chars", text.chars().count());
         assert!(
-            !text.chars().any(|c| c.is_control()
-                || ('\u{2066}'..='\u{2069}').contains(&c)
-                || c == '\u{202E}'),
+            !text
+                .chars()
+                .any(|c| c.is_control() || ('\u{2066}'..='\u{2069}').contains(&c) || c == '\u{202E}'),
             "{text:?}"
         );
     }
@@ -233,9 +228,7 @@ fn huge_and_control_laden_labels_give_a_short_clean_stub() {
 #[test]
 fn markers_do_not_grow_with_server_labels() {
     let mime = format!("image/{}", "p".repeat(100_000));
-    let text = history_of(
-        &json!([{"type": "resource", "resource": {"uri": "u:1", "mimeType": mime, "blob": "AAAA"}}]),
-    );
+    let text = history_of(&json!([{"type": "resource", "resource": {"uri": "u:1", "mimeType": mime, "blob": "AAAA"}}]));
     assert!(text.chars().count() <= 140, "{text}");
     let unknown = history_of(&json!([{"type": "t".repeat(100_000)}]));
     assert!(unknown.chars().count() <= 160, "{unknown}");
@@ -274,8 +267,7 @@ fn budget_cuts_text_but_never_a_stub_or_marker() {
 fn budget_counts_characters_not_bytes() {
     let message = json!([{"type": "text", "text": "é".repeat(100)}]);
     let cut = history_with_budget(&message, 60);
-    assert!(cut
-        .starts_with(&"é".repeat(60 - 1 - "[truncated — original was 100 chars]".chars().count())));
+    assert!(cut.starts_with(&"é".repeat(60 - 1 - "[truncated — original was 100 chars]".chars().count())));
     assert!(cut.chars().count() <= 60);
 }
 
@@ -289,12 +281,12 @@ fn convert_block_gives_media_as_media_and_everything_else_as_its_history_text() 
             data: "iVBORw0KGgo=".into()
         }
     );
-    let audio = json!({"type": "resource", "resource": {"uri": "file:///a.wav", "mimeType": "audio/wav", "blob": "UklGRg=="}});
+    let audio = json!({"type": "resource", "resource": {"uri": "file:///a.wav", "mimeType": "audio/wav", "blob": "UklGRiQAAABXQVZF"}});
     assert_eq!(
         convert_of(&audio, Provenance::PushEvent),
         AgentBlock::Audio {
             mime_type: "audio/wav".into(),
-            data: "UklGRg==".into()
+            data: "UklGRiQAAABXQVZF".into()
         }
     );
     let gz = json!({"type": "resource", "resource": {"uri": "file:///a.gz", "mimeType": "application/gzip", "blob": "H4sIAAAA"}});
@@ -351,18 +343,14 @@ fn script_lane_replaces_blocks_at_any_depth_and_leaves_the_rest() {
     });
     let view = script_of(&value);
     assert_eq!(view["count"], 3);
-    assert_eq!(
-        view["type"], "text",
-        "no `text` field: not a block, left alone"
-    );
+    assert_eq!(view["type"], "text", "no `text` field: not a block, left alone");
     assert_eq!(
         view["items"][0],
         json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="})
     );
     let stub = view["items"][1]["text"].as_str().unwrap();
     assert!(
-        stub.starts_with("[ref_")
-            && stub.ends_with("] p — in script result — fetch with fetch_reference"),
+        stub.starts_with("[ref_") && stub.ends_with("] p — in script result — fetch with fetch_reference"),
         "{stub}"
     );
     assert_eq!(
@@ -407,12 +395,9 @@ fn script_lane_bounds_deep_nesting_with_a_marker() {
 #[test]
 fn history_of_a_json_rpc_error_says_the_request_failed() {
     let error = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Resource not found"}});
-    assert_eq!(
-        history_of(&error),
-        "[request failed: error -32602: Resource not found]"
-    );
+    assert_eq!(history_of(&error), "[request failed: error -32602: Resource not found]");
     let message = Message::decode(&error).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &registry());
+    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral());
     assert_eq!(blocks.len(), 1);
     assert_eq!(
         blocks[0].as_text(),
@@ -452,6 +437,7 @@ fn the_same_uri_gets_the_same_id_across_lanes() {
         &mcp_agent_view::Block::decode(&link),
         Provenance::PushEvent,
         &registry,
+        &neutral(),
     );
     let id = |s: &str| s.split(']').next().unwrap().to_owned();
     assert_eq!(id(&text), id(converted.as_text().unwrap()));

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::registry;
+use common::{neutral, registry};
 use mcp_agent_view::{convert_message, prompt_messages, AgentBlock, Message, Provenance};
 use serde_json::json;
 
@@ -19,7 +19,7 @@ fn prompt_messages_map_every_block_and_keep_roles() {
         {"content": {"type": "text", "text": "no role"}}
     ]}});
     let message = Message::decode(&result).unwrap();
-    let messages = prompt_messages(&message, &registry());
+    let messages = prompt_messages(&message, &registry(), &neutral());
     let roles: Vec<&str> = messages.iter().map(|m| m.role.as_str()).collect();
     assert_eq!(roles, ["user", "user", "assistant", "system", "user"]);
     assert_eq!(messages[1].content[0].as_text(), Some("fn main() {}"));
@@ -35,16 +35,13 @@ fn prompt_messages_map_every_block_and_keep_roles() {
         json,
         json!({"role": "user", "content": [{"type": "text", "text": "fn main() {}"}]})
     );
-    assert!(!serde_json::to_string(&messages)
-        .unwrap()
-        .contains("file:///"));
+    assert!(!serde_json::to_string(&messages).unwrap().contains("file:///"));
 }
 
 #[test]
 fn a_failed_prompt_request_reads_as_one_user_message() {
-    let error =
-        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Unknown prompt"}});
-    let messages = prompt_messages(&Message::decode(&error).unwrap(), &registry());
+    let error = json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Unknown prompt"}});
+    let messages = prompt_messages(&Message::decode(&error).unwrap(), &registry(), &neutral());
     assert_eq!(messages.len(), 1);
     assert_eq!(
         messages[0].content[0].as_text(),
@@ -62,7 +59,7 @@ fn read_resource_contents_are_embedded_resources() {
         "not an object"
     ], "ttlMs": 0, "cacheScope": "private"}});
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ToolResult, &registry());
+    let blocks = convert_message(&message, Provenance::ToolResult, &registry(), &neutral());
     assert_eq!(blocks.len(), 5);
     assert_eq!(blocks[0].as_text(), Some("alpha"));
     assert_eq!(
@@ -72,10 +69,7 @@ fn read_resource_contents_are_embedded_resources() {
             data: "iVBORw0KGgo=".into()
         }
     );
-    assert_eq!(
-        blocks[2].as_text(),
-        Some("[file: application/octet-stream, 3B]")
-    );
+    assert_eq!(blocks[2].as_text(), Some("[file: application/octet-stream, 3B]"));
     assert_eq!(blocks[3].as_text(), Some("beta"));
     assert_eq!(
         blocks[4].as_text(),

@@ -4,8 +4,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use mcp_agent_view::{
-    classify_block, Block, Class, Disposition, ErrorKind, Reference, ReferenceRegistry,
-    ReferenceSource, MAX_RECORDS,
+    classify_block, Block, Class, Disposition, ErrorKind, Reference, ReferenceRegistry, ReferenceSource, MAX_RECORDS,
 };
 use serde_json::json;
 
@@ -25,14 +24,10 @@ fn reference(uri: &str) -> Reference<'_> {
 
 #[track_caller]
 fn assert_id_shape(id: &str) {
-    let digits = id
-        .strip_prefix("ref_")
-        .unwrap_or_else(|| panic!("{id} lacks ref_"));
+    let digits = id.strip_prefix("ref_").unwrap_or_else(|| panic!("{id} lacks ref_"));
     assert_eq!(digits.len(), 13, "{id}");
     assert!(
-        digits
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
+        digits.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
         "{id}"
     );
 }
@@ -56,12 +51,8 @@ fn ids_do_not_show_their_order() {
     let ids: Vec<String> = (0..50)
         .map(|i| registry.register(&reference(&format!("u:{i}"))))
         .collect();
-    let shared_prefix =
-        |x: &str, y: &str| x.bytes().zip(y.bytes()).take_while(|(a, b)| a == b).count();
-    let long_prefixes = ids
-        .windows(2)
-        .filter(|w| shared_prefix(&w[0], &w[1]) >= 4 + 8)
-        .count();
+    let shared_prefix = |x: &str, y: &str| x.bytes().zip(y.bytes()).take_while(|(a, b)| a == b).count();
+    let long_prefixes = ids.windows(2).filter(|w| shared_prefix(&w[0], &w[1]) >= 4 + 8).count();
     assert!(long_prefixes <= 1, "{ids:?}");
 }
 
@@ -119,10 +110,7 @@ fn unknown_ids_are_a_defined_error() {
     // An id from another registry was never issued here.
     let other = ReferenceRegistry::new().register(&reference("file:///a"));
     assert_ne!(other, issued);
-    assert_eq!(
-        registry.lookup(&other).unwrap_err().kind(),
-        ErrorKind::UnknownReference
-    );
+    assert_eq!(registry.lookup(&other).unwrap_err().kind(), ErrorKind::UnknownReference);
     assert_eq!(
         registry.lookup("ref_nope").unwrap_err().to_string(),
         "unknown reference id: ref_nope"

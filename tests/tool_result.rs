@@ -3,23 +3,19 @@
 
 mod common;
 
-use common::registry;
+use common::{neutral, registry};
 use mcp_agent_view::{tool_call_failed, tool_result, AgentBlock, AgentToolResult, Message};
 use serde_json::{json, Value};
 
 #[track_caller]
 fn result_of(message: &Value) -> AgentToolResult<'static> {
     let decoded = Message::decode(message).expect("the message decodes");
-    let r = tool_result(&decoded, "get_weather", "toolu_01", &registry());
+    let r = tool_result(&decoded, "get_weather", "toolu_01", &registry(), &neutral());
     AgentToolResult {
         tool_use_id: r.tool_use_id,
         content: r.content.into_iter().map(AgentBlock::into_owned).collect(),
         is_error: r.is_error,
-        held_for_user: r
-            .held_for_user
-            .into_iter()
-            .map(AgentBlock::into_owned)
-            .collect(),
+        held_for_user: r.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
     }
 }
 
@@ -38,7 +34,8 @@ fn texts(result: &AgentToolResult<'_>) -> Vec<String> {
 
 #[test]
 fn a_protocol_error_tells_the_model_its_call_failed() {
-    let response = json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": "Unknown tool: get_weather"}});
+    let response =
+        json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": "Unknown tool: get_weather"}});
     let result = result_of(&response);
     assert!(result.is_error);
     assert_eq!(result.tool_use_id, "toolu_01");
@@ -104,9 +101,7 @@ fn null_structured_content_counts_as_none() {
 
 #[test]
 fn results_with_no_text_still_give_the_model_something() {
-    let image = result_of(
-        &json!({"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]}),
-    );
+    let image = result_of(&json!({"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]}));
     assert_eq!(
         image.content,
         [AgentBlock::Image {
@@ -119,13 +114,10 @@ fn results_with_no_text_still_give_the_model_something() {
         "uri": "file:///r.txt", "mimeType": "text/plain", "text": "the resource's text"}}]}));
     assert_eq!(texts(&embedded), ["the resource's text"]);
 
-    let link = result_of(
-        &json!({"content": [{"type": "resource_link", "uri": "file:///r.pdf", "name": "r.pdf"}]}),
-    );
+    let link = result_of(&json!({"content": [{"type": "resource_link", "uri": "file:///r.pdf", "name": "r.pdf"}]}));
     let stub = &texts(&link)[0];
     assert!(
-        stub.starts_with("[ref_")
-            && stub.ends_with("] r.pdf — from tool result — fetch with fetch_reference"),
+        stub.starts_with("[ref_") && stub.ends_with("] r.pdf — from tool result — fetch with fetch_reference"),
         "{stub}"
     );
 }
@@ -150,9 +142,7 @@ fn an_empty_result_says_so() {
 
 #[test]
 fn is_error_results_keep_their_text() {
-    let result = result_of(
-        &json!({"content": [{"type": "text", "text": "city not found"}], "isError": true}),
-    );
+    let result = result_of(&json!({"content": [{"type": "text", "text": "city not found"}], "isError": true}));
     assert!(result.is_error);
     assert_eq!(texts(&result), ["city not found"]);
 }
@@ -163,16 +153,12 @@ fn is_error_with_only_structured_content_gives_the_json() {
         &json!({"content": [], "isError": true, "structuredContent": {"error": "quota exceeded", "retryAfter": 30}}),
     );
     assert!(result.is_error);
-    assert_eq!(
-        texts(&result),
-        [r#"{"error":"quota exceeded","retryAfter":30}"#]
-    );
+    assert_eq!(texts(&result), [r#"{"error":"quota exceeded","retryAfter":30}"#]);
 }
 
 #[test]
 fn is_error_that_is_no_boolean_reads_as_false() {
-    let result =
-        result_of(&json!({"content": [{"type": "text", "text": "boom"}], "isError": "true"}));
+    let result = result_of(&json!({"content": [{"type": "text", "text": "boom"}], "isError": "true"}));
     assert!(!result.is_error);
 }
 

@@ -8,13 +8,17 @@ use serde_json::{json, Value};
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
 use crate::reference::ReferenceRegistry;
-use crate::render::{rpc_error, show, Provenance};
+use crate::render::{not_sent, rpc_error, show, Provenance};
+use crate::target::check::{check, Checked, Claim};
+use crate::target::Target;
 use crate::wire::{Block, MediaKind, Message};
 
-/// A block as the agent reads it: text, or media it can see or hear.
+/// A block as the agent reads it: text, or media it can see, hear or read.
 ///
 /// Serializes to the crate's neutral JSON: `{"type":"text","text":…}`,
-/// `{"type":"image","mimeType":…,"data":…}`, `{"type":"audio","mimeType":…,"data":…}`.
+/// `{"type":"image","mimeType":…,"data":…}`, `{"type":"audio","mimeType":…,"data":…}`,
+/// `{"type":"document","mimeType":…,"data":…}`. [`Target::blocks_json`] gives each provider's
+/// shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AgentBlock<'a> {
@@ -23,18 +27,25 @@ pub enum AgentBlock<'a> {
         /// The text.
         text: Cow<'a, str>,
     },
-    /// An image, base64 as received.
+    /// An image that passed the target's checks.
     Image {
-        /// The media type.
+        /// The media type the bytes show.
         mime_type: Cow<'a, str>,
-        /// The base64 data.
+        /// The base64 data, without white space, padded.
         data: Cow<'a, str>,
     },
-    /// Audio, base64 as received.
+    /// Audio that passed the target's checks.
     Audio {
+        /// The media type the bytes show.
+        mime_type: Cow<'a, str>,
+        /// The base64 data, without white space, padded.
+        data: Cow<'a, str>,
+    },
+    /// A document (a PDF) that passed the target's checks.
+    Document {
         /// The media type.
         mime_type: Cow<'a, str>,
-        /// The base64 data.
+        /// The base64 data, without white space, padded.
         data: Cow<'a, str>,
     },
 }
@@ -54,17 +65,21 @@ impl AgentBlock<'_> {
                 mime_type: own(mime_type),
                 data: own(data),
             },
+            AgentBlock::Document { mime_type, data } => AgentBlock::Document {
+                mime_type: own(mime_type),
+                data: own(data),
+            },
         }
     }
 
     /// The block in the crate's neutral JSON.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let media = |kind: &str, mime_type: &str, data: &str| json!({"type": kind, "mimeType": mime_type, "data": data});
         match self {
             AgentBlock::Text { text } => json!({"type": "text", "text": text}),
-            AgentBlock::Image { mime_type, data } => media("image", mime_type, data),
-            AgentBlock::Audio { mime_type, data } => media("audio", mime_type, data),
+            AgentBlock::Image { mime_type, data } => media_json("image", mime_type, data),
+            AgentBlock::Audio { mime_type, data } => media_json("audio", mime_type, data),
+            AgentBlock::Document { mime_type, data } => media_json("document", mime_type, data),
         }
     }
 
@@ -78,25 +93,30 @@ impl AgentBlock<'_> {
     }
 }
 
+fn media_json(kind: &str, mime_type: &str, data: &str) -> Value {
+    json!({"type": kind, "mimeType": mime_type, "data": data})
+}
+
 impl Serialize for AgentBlock<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_json().serialize(serializer)
     }
 }
 
-/// Converts one block into what the agent reads: inline and embedded images and audio as
-/// media; every other block as a text block holding what the history lane shows for it. A
-/// uri-form image is a reference (a stub), never a URL for the provider to fetch.
+/// Converts one block into what the agent reads: inline and embedded images and audio, and
+/// PDFs, as media where they pass the `target`'s checks (else their marker with the reason);
+/// every other block as a text block holding what the history lane shows for it. A uri-form
+/// image is a reference (a stub), never a URL for the provider to fetch.
 ///
 /// ```
-/// use mcp_agent_view::{convert_block, AgentBlock, Block, Provenance, ReferenceRegistry};
+/// use mcp_agent_view::{convert_block, AgentBlock, Block, Provenance, ReferenceRegistry, Target};
 ///
 /// let json = serde_json::json!({
 ///     "type": "resource",
 ///     "resource": {"uri": "file:///notes.txt", "text": "Quarterly notes: revenue up 4%."}
 /// });
 /// let registry = ReferenceRegistry::new();
-/// let out = convert_block(&Block::decode(&json), Provenance::PushEvent, &registry);
+/// let out = convert_block(&Block::decode(&json), Provenance::PushEvent, &registry, &Target::anthropic());
 /// assert_eq!(out.as_text(), Some("Quarterly notes: revenue up 4%."));
 /// ```
 #[must_use]
@@ -104,24 +124,33 @@ pub fn convert_block<'a>(
     block: &Block<'a>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
+    target: &Target,
 ) -> AgentBlock<'a> {
     match classify_block(block) {
         Class::Text { text } | Class::EmbeddedText { text, .. } => AgentBlock::Text {
             text: Cow::Borrowed(text),
         },
-        Class::Media(media) => media_block(media.kind, media.mime_type, media.data),
+        Class::Media(m) => media_out(
+            m.kind.into(),
+            m.kind.as_str(),
+            Some(m.mime_type),
+            m.data,
+            m.size,
+            target,
+        ),
         Class::EmbeddedBlob(EmbeddedBlob {
             form: BlobForm::Text(text),
             ..
-        }) => AgentBlock::Text {
-            text: Cow::Owned(text),
-        },
+        }) => AgentBlock::Text { text: Cow::Owned(text) },
         Class::EmbeddedBlob(EmbeddedBlob {
             form: BlobForm::Media(kind),
-            mime_type: Some(mime_type),
+            mime_type,
             data,
-            ..
-        }) => media_block(kind, mime_type, data),
+            size,
+        }) => media_out(kind.into(), kind.as_str(), mime_type, data, size, target),
+        Class::EmbeddedBlob(blob) if target.pdf && blob.form == BlobForm::File && is_pdf(blob.mime_type) => {
+            media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
+        }
         other => shown(&other, provenance, registry),
     }
 }
@@ -133,6 +162,7 @@ pub fn convert_message<'a>(
     message: &Message<'a>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
+    target: &Target,
 ) -> Vec<AgentBlock<'a>> {
     if let Message::RpcError(error) = message {
         return vec![AgentBlock::Text {
@@ -141,26 +171,51 @@ pub fn convert_message<'a>(
     }
     message
         .blocks()
-        .map(|b| convert_block(b, provenance, registry))
+        .map(|b| convert_block(b, provenance, registry, target))
         .collect()
 }
 
-fn media_block<'a>(kind: MediaKind, mime_type: &'a str, data: &'a str) -> AgentBlock<'a> {
-    let (mime_type, data) = (Cow::Borrowed(mime_type), Cow::Borrowed(data));
-    match kind {
-        MediaKind::Image => AgentBlock::Image { mime_type, data },
-        MediaKind::Audio => AgentBlock::Audio { mime_type, data },
+impl From<MediaKind> for Claim {
+    fn from(kind: MediaKind) -> Self {
+        match kind {
+            MediaKind::Image => Claim::Image,
+            MediaKind::Audio => Claim::Audio,
+        }
     }
 }
 
-fn shown(
-    class: &Class<'_>,
-    provenance: Provenance,
-    registry: &ReferenceRegistry,
-) -> AgentBlock<'static> {
+fn is_pdf(mime_type: Option<&str>) -> bool {
+    mime_type
+        .and_then(|m| m.parse::<mime::Mime>().ok())
+        .is_some_and(|m| m.essence_str() == "application/pdf")
+}
+
+/// Media as media where it passes the target's checks, else its marker with the reason.
+fn media_out<'a>(
+    claim: Claim,
+    label: &str,
+    declared: Option<&str>,
+    data: &'a str,
+    size: u64,
+    target: &Target,
+) -> AgentBlock<'a> {
+    match check(claim, declared, data, target) {
+        Checked::Send { mime_type, data } => {
+            let mime_type = Cow::Borrowed(mime_type);
+            match claim {
+                Claim::Image => AgentBlock::Image { mime_type, data },
+                Claim::Audio => AgentBlock::Audio { mime_type, data },
+                Claim::Pdf => AgentBlock::Document { mime_type, data },
+            }
+        }
+        Checked::NotSent(reason) => AgentBlock::Text {
+            text: Cow::Owned(not_sent(label, declared, size, reason)),
+        },
+    }
+}
+
+fn shown(class: &Class<'_>, provenance: Provenance, registry: &ReferenceRegistry) -> AgentBlock<'static> {
     let mut text = String::new();
     show(class, provenance, registry, &mut text);
-    AgentBlock::Text {
-        text: Cow::Owned(text),
-    }
+    AgentBlock::Text { text: Cow::Owned(text) }
 }

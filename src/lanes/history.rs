@@ -43,11 +43,7 @@ impl Default for HistoryOptions {
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 #[must_use]
-pub fn history(
-    message: &Message<'_>,
-    registry: &ReferenceRegistry,
-    options: &HistoryOptions,
-) -> String {
+pub fn history(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
     if let Message::RpcError(error) = message {
         return cut_to_budget(rpc_error(error), &[], options.budget);
     }
@@ -78,11 +74,7 @@ pub fn history_blocks<'b, 'a: 'b>(
     cut_to_budget(out, &atomic, options.budget)
 }
 
-fn cut_to_budget(
-    mut out: String,
-    atomic: &[std::ops::Range<usize>],
-    budget: Option<usize>,
-) -> String {
+fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Option<usize>) -> String {
     let Some(budget) = budget else { return out };
     let total = out.chars().count();
     if total <= budget {

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::lanes::convert::convert_block;
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
+use crate::target::Target;
 use crate::wire::Block;
 
 /// How deep the script lane walks; anything deeper is replaced by [`TOO_DEEP`].
@@ -25,42 +26,46 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown
 /// marker, never a stack overflow.
 ///
 /// ```
-/// use mcp_agent_view::{script_view, ReferenceRegistry};
+/// use mcp_agent_view::{script_view, ReferenceRegistry, Target};
 /// use serde_json::json;
 ///
 /// let result = json!({"rows": [{"note": {"type": "resource", "resource": {
 ///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}]});
-/// let view = script_view(&result, &ReferenceRegistry::new());
+/// let view = script_view(&result, &ReferenceRegistry::new(), &Target::neutral());
 /// assert_eq!(view, json!({"rows": [{"note": {"type": "text", "text": "Quarterly notes: revenue up 4%."}}]}));
 /// ```
 #[must_use]
-pub fn script_view(value: &Value, registry: &ReferenceRegistry) -> Value {
-    walk(value, 0, registry)
+pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target) -> Value {
+    walk(value, 0, &Lane { registry, target })
 }
 
-fn walk(value: &Value, depth: usize, registry: &ReferenceRegistry) -> Value {
+/// What every block on the walk is shown with.
+struct Lane<'r> {
+    registry: &'r ReferenceRegistry,
+    target: &'r Target,
+}
+
+fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
     if depth >= SCRIPT_MAX_DEPTH && (value.is_object() || value.is_array()) {
         return Value::String(TOO_DEEP.to_owned());
     }
     match value {
         Value::Object(obj) => match shape(obj) {
-            Shape::Block => show(&Block::decode(value), registry),
-            Shape::ResourceContents => show(&Block::decode_resource_contents(value), registry),
+            Shape::Block => show(&Block::decode(value), lane),
+            Shape::ResourceContents => show(&Block::decode_resource_contents(value), lane),
             Shape::Other => Value::Object(
                 obj.iter()
-                    .map(|(k, v)| (k.clone(), walk(v, depth + 1, registry)))
+                    .map(|(k, v)| (k.clone(), walk(v, depth + 1, lane)))
                     .collect::<Map<String, Value>>(),
             ),
         },
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| walk(v, depth + 1, registry)).collect())
-        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| walk(v, depth + 1, lane)).collect()),
         other => other.clone(),
     }
 }
 
-fn show(block: &Block<'_>, registry: &ReferenceRegistry) -> Value {
-    convert_block(block, Provenance::ScriptResult, registry).to_json()
+fn show(block: &Block<'_>, lane: &Lane<'_>) -> Value {
+    convert_block(block, Provenance::ScriptResult, lane.registry, lane.target).to_json()
 }
 
 enum Shape {

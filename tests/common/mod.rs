@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use mcp_agent_view::{
-    classify_block, convert_block, history, script_view, AgentBlock, Block, Class, HistoryOptions,
-    Message, Provenance, ReferenceRegistry,
+    classify_block, convert_block, history, script_view, AgentBlock, Block, Class, HistoryOptions, Message, Provenance,
+    ReferenceRegistry,
 };
 use serde_json::Value;
 
@@ -39,7 +39,7 @@ pub fn history_with_budget(message: &Value, budget: usize) -> String {
 /// `convert_block` over one block.
 #[track_caller]
 pub fn convert_of(block: &Value, provenance: Provenance) -> AgentBlock<'static> {
-    convert_block(&Block::decode(block), provenance, &registry()).into_owned()
+    convert_block(&Block::decode(block), provenance, &registry(), &neutral()).into_owned()
 }
 
 /// The text `convert_block` gives for one block; fails where it gives media.
@@ -54,7 +54,7 @@ pub fn convert_text(block: &Value) -> String {
 /// The script lane.
 #[track_caller]
 pub fn script_of(value: &Value) -> Value {
-    script_view(value, &registry())
+    script_view(value, &registry(), &neutral())
 }
 
 /// The reason of an invalid block; fails where the block is not invalid.
@@ -82,4 +82,9 @@ pub fn strings_at(value: &Value, key: &str, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| strings_at(v, key, out)),
         _ => {}
     }
+}
+
+/// The neutral target.
+pub fn neutral() -> mcp_agent_view::Target {
+    mcp_agent_view::Target::neutral()
 }

@@ -2,18 +2,20 @@
 //! JSON-RPC error: the model never learned its call failed. Here it gets a tool result that
 //! says so, matched to its `tool_use`.
 
-use crate::common::registry;
+use crate::common::{neutral, registry};
 use mcp_agent_view::{tool_result, Message};
 use serde_json::json;
 
 #[test]
 fn a_rejected_call_becomes_an_error_tool_result() {
-    let response = json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid arguments: city is required"}});
+    let response =
+        json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid arguments: city is required"}});
     let result = tool_result(
         &Message::decode(&response).unwrap(),
         "get_weather",
         "toolu_9",
         &registry(),
+        &neutral(),
     );
     assert!(result.is_error);
     assert_eq!(result.tool_use_id, "toolu_9");

@@ -2,7 +2,7 @@
 //! result, text and images included. Here a block that cannot be read is one marker; its
 //! siblings arrive untouched.
 
-use crate::common::history_of;
+use crate::common::{history_of, neutral};
 use mcp_agent_view::{convert_message, Message, Provenance, ReferenceRegistry};
 use serde_json::json;
 
@@ -24,12 +24,9 @@ fn undecodable_blocks_never_sink_the_result() {
          Done."
     );
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new());
+    let blocks = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &neutral());
     assert_eq!(blocks.len(), 5);
-    assert!(matches!(
-        blocks[3],
-        mcp_agent_view::AgentBlock::Image { .. }
-    ));
+    assert!(matches!(blocks[3], mcp_agent_view::AgentBlock::Image { .. }));
 }
 
 #[test]

@@ -1,0 +1,194 @@
+//! The checks media passes before it goes out as media: base64, first bytes, size.
+
+use std::borrow::Cow;
+
+use crate::classify::decode_base64;
+use crate::render::base64_decoded_len;
+use crate::target::{AudioFormat, ImageFormat, Target};
+
+/// What a media check is about: the kind of media the block claims to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claim {
+    Image,
+    Audio,
+    Pdf,
+}
+
+/// What the first bytes show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sniffed {
+    Image(ImageFormat),
+    Audio(AudioFormat),
+    Pdf,
+}
+
+/// The outcome of the checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Checked<'a> {
+    /// Goes out as media, with its real media type and clean base64.
+    Send {
+        mime_type: &'static str,
+        data: Cow<'a, str>,
+    },
+    /// Does not go out; the reason ends its marker.
+    NotSent(NotSent),
+}
+
+/// Why media does not go out as media.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NotSent {
+    /// Neither the declared type nor the bytes are a type the target accepts.
+    UnsupportedType,
+    /// The declared type is accepted, but the bytes show no type the target accepts.
+    Mismatch,
+    /// The base64 does not decode.
+    InvalidBase64,
+    /// Over the target's limit, in bytes.
+    TooLarge(u64),
+}
+
+/// How many base64 characters give the bytes the type check reads (12 bytes).
+const PREFIX_CHARS: usize = 16;
+
+/// Checks media data claimed to be `claim`, declared as `declared`, against `target`.
+///
+/// Only the first bytes are decoded to tell the type; the whole is decoded (to prove it is
+/// valid base64) only when everything else passed.
+pub(crate) fn check<'a>(claim: Claim, declared: Option<&str>, data: &'a str, target: &Target) -> Checked<'a> {
+    let sniffed = match sniff_prefix(data) {
+        Ok(sniffed) => sniffed,
+        Err(reason) => return Checked::NotSent(reason),
+    };
+    let declared = declared.map(essence);
+    let (mime_type, limit) = match (claim, sniffed) {
+        (Claim::Image, Some(Sniffed::Image(f))) if target.images.contains(&f) => {
+            (f.mime_type(), target.max_image_bytes)
+        }
+        (Claim::Audio, Some(Sniffed::Audio(f))) if target.audio.contains(&f) => (f.mime_type(), target.max_audio_bytes),
+        (Claim::Pdf, Some(Sniffed::Pdf)) if target.pdf => ("application/pdf", target.max_pdf_bytes),
+        (_, None) if declared_is_accepted(claim, declared.as_deref(), target) => {
+            return Checked::NotSent(NotSent::Mismatch)
+        }
+        _ => return Checked::NotSent(NotSent::UnsupportedType),
+    };
+    if let Some(limit) = limit {
+        if decoded_len(data) > limit {
+            return Checked::NotSent(NotSent::TooLarge(limit));
+        }
+    }
+    match clean_base64(data) {
+        Some(data) => Checked::Send { mime_type, data },
+        None => Checked::NotSent(NotSent::InvalidBase64),
+    }
+}
+
+/// The type the first bytes show, `None` where they show none this crate knows; an error where
+/// the base64 of the first bytes does not decode.
+fn sniff_prefix(data: &str) -> Result<Option<Sniffed>, NotSent> {
+    let prefix: String = data
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .take(PREFIX_CHARS)
+        .collect();
+    let bytes = decode_base64(&prefix).ok_or(NotSent::InvalidBase64)?;
+    Ok(sniff(&bytes))
+}
+
+fn sniff(b: &[u8]) -> Option<Sniffed> {
+    let riff = |kind: &[u8]| b.len() >= 12 && &b[..4] == b"RIFF" && &b[8..12] == kind;
+    Some(match b {
+        [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, ..] => Sniffed::Image(ImageFormat::Png),
+        [0xFF, 0xD8, 0xFF, ..] => Sniffed::Image(ImageFormat::Jpeg),
+        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => Sniffed::Image(ImageFormat::Gif),
+        _ if riff(b"WEBP") => Sniffed::Image(ImageFormat::Webp),
+        _ if riff(b"WAVE") => Sniffed::Audio(AudioFormat::Wav),
+        [b'I', b'D', b'3', ..] => Sniffed::Audio(AudioFormat::Mp3),
+        [0xFF, second, ..] if second & 0xE0 == 0xE0 => Sniffed::Audio(AudioFormat::Mp3),
+        [b'O', b'g', b'g', b'S', ..] => Sniffed::Audio(AudioFormat::Ogg),
+        [b'f', b'L', b'a', b'C', ..] => Sniffed::Audio(AudioFormat::Flac),
+        [b'%', b'P', b'D', b'F', b'-', ..] => Sniffed::Pdf,
+        _ => return None,
+    })
+}
+
+fn declared_is_accepted(claim: Claim, declared: Option<&str>, target: &Target) -> bool {
+    let Some(declared) = declared else { return false };
+    match claim {
+        Claim::Image => target
+            .images
+            .iter()
+            .any(|f| f.mime_type() == declared || (declared == "image/jpg" && *f == ImageFormat::Jpeg)),
+        Claim::Audio => target.audio.iter().any(|f| f.mime_type() == declared),
+        Claim::Pdf => target.pdf && declared == "application/pdf",
+    }
+}
+
+/// A media type's essence, lowercased: `Image/PNG; x=y` is `image/png`.
+fn essence(mime: &str) -> String {
+    mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+}
+
+/// The decoded size. From the length alone, unless that is over some limit and the data has
+/// line breaks, which are then counted out.
+fn decoded_len(data: &str) -> u64 {
+    if data.bytes().any(|b| b == b'\n' || b == b'\r') {
+        let chars = data.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'=').count();
+        (chars as u64) * 3 / 4
+    } else {
+        base64_decoded_len(data)
+    }
+}
+
+/// The data as base64 a provider accepts: no white space, padded. Borrowed where it already
+/// is; `None` where it does not decode.
+fn clean_base64(data: &str) -> Option<Cow<'_, str>> {
+    decode_base64(data)?;
+    let has_space = data.bytes().any(|b| b.is_ascii_whitespace());
+    let compact: Cow<'_, str> = if has_space {
+        Cow::Owned(data.chars().filter(|c| !c.is_ascii_whitespace()).collect())
+    } else {
+        Cow::Borrowed(data)
+    };
+    let missing = (4 - compact.len() % 4) % 4;
+    if missing == 0 {
+        return Some(compact);
+    }
+    let mut padded = compact.into_owned();
+    padded.extend(std::iter::repeat_n('=', missing));
+    Some(Cow::Owned(padded))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_numbers() {
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n\0\0\0\r"),
+            Some(Sniffed::Image(ImageFormat::Png))
+        );
+        assert_eq!(
+            sniff(b"\xff\xd8\xff\xe0\0\x10JFIF"),
+            Some(Sniffed::Image(ImageFormat::Jpeg))
+        );
+        assert_eq!(sniff(b"GIF89a\x01\0"), Some(Sniffed::Image(ImageFormat::Gif)));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some(Sniffed::Image(ImageFormat::Webp)));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WAVEfmt "), Some(Sniffed::Audio(AudioFormat::Wav)));
+        assert_eq!(sniff(b"ID3\x04\0\0"), Some(Sniffed::Audio(AudioFormat::Mp3)));
+        assert_eq!(sniff(b"\xff\xfb\x90\x64"), Some(Sniffed::Audio(AudioFormat::Mp3)));
+        assert_eq!(sniff(b"OggS\0\x02"), Some(Sniffed::Audio(AudioFormat::Ogg)));
+        assert_eq!(sniff(b"fLaC\0\0"), Some(Sniffed::Audio(AudioFormat::Flac)));
+        assert_eq!(sniff(b"%PDF-1.7\n"), Some(Sniffed::Pdf));
+        assert_eq!(sniff(b"<svg xmlns="), None);
+        assert_eq!(sniff(b""), None);
+    }
+
+    #[test]
+    fn clean_base64_strips_space_and_pads() {
+        assert_eq!(clean_base64("aGVs\nbG8=").as_deref(), Some("aGVsbG8="));
+        assert_eq!(clean_base64("aGVsbG8").as_deref(), Some("aGVsbG8="));
+        assert!(matches!(clean_base64("aGVsbG8="), Some(Cow::Borrowed(_))));
+        assert_eq!(clean_base64("aGVs*G8="), None);
+    }
+}

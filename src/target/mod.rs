@@ -1,0 +1,271 @@
+//! Targets: which media a model API accepts (the policy every lane checks media against), and
+//! one serializer per provider over the same agent blocks, tool results and messages.
+
+mod anthropic;
+
+pub(crate) use anthropic::tool_result as anthropic_tool_result;
+pub(crate) mod check;
+mod neutral;
+mod openai_chat;
+mod openai_responses;
+
+use serde_json::Value;
+
+use crate::lanes::convert::AgentBlock;
+use crate::prompt::AgentMessage;
+use crate::tool_result::AgentToolResult;
+
+const MIB: u64 = 1024 * 1024;
+
+/// The shape a target's JSON takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[non_exhaustive]
+pub enum Provider {
+    /// The crate's own neutral JSON.
+    Neutral,
+    /// Anthropic Messages.
+    Anthropic,
+    /// OpenAI Chat Completions.
+    #[cfg_attr(feature = "cli", value(name = "openai-chat"))]
+    OpenAiChat,
+    /// OpenAI Responses.
+    #[cfg_attr(feature = "cli", value(name = "openai-responses"))]
+    OpenAiResponses,
+}
+
+/// An image format this crate can tell from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ImageFormat {
+    /// `image/png`.
+    Png,
+    /// `image/jpeg`.
+    Jpeg,
+    /// `image/gif`.
+    Gif,
+    /// `image/webp`.
+    Webp,
+}
+
+/// An audio format this crate can tell from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AudioFormat {
+    /// `audio/wav`.
+    Wav,
+    /// `audio/mpeg`.
+    Mp3,
+    /// `audio/ogg`.
+    Ogg,
+    /// `audio/flac`.
+    Flac,
+}
+
+impl ImageFormat {
+    /// Every image format this crate can tell.
+    pub const ALL: [ImageFormat; 4] = [ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Gif, ImageFormat::Webp];
+
+    /// The media type.
+    #[must_use]
+    pub fn mime_type(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Gif => "image/gif",
+            ImageFormat::Webp => "image/webp",
+        }
+    }
+}
+
+impl AudioFormat {
+    /// Every audio format this crate can tell.
+    pub const ALL: [AudioFormat; 4] = [AudioFormat::Wav, AudioFormat::Mp3, AudioFormat::Ogg, AudioFormat::Flac];
+
+    /// The media type.
+    #[must_use]
+    pub fn mime_type(self) -> &'static str {
+        match self {
+            AudioFormat::Wav => "audio/wav",
+            AudioFormat::Mp3 => "audio/mpeg",
+            AudioFormat::Ogg => "audio/ogg",
+            AudioFormat::Flac => "audio/flac",
+        }
+    }
+}
+
+/// What a model API accepts as media, and the shape its JSON takes.
+///
+/// Every media block is checked against the target before it goes out as media: its base64
+/// must decode, its first bytes must show a format the target accepts (the real format is used
+/// where it differs from the declared one), and its decoded size must be within the limit.
+/// Media that fails a check goes out as its marker with the reason, e.g.
+/// `[image: image/svg+xml, ~3KB, not sent: unsupported type]`.
+///
+/// Start from a provider's default and adjust the fields:
+///
+/// ```
+/// use mcp_agent_view::{ImageFormat, Target};
+///
+/// let mut target = Target::anthropic();
+/// target.max_image_bytes = Some(1024 * 1024);
+/// target.images.retain(|f| *f != ImageFormat::Gif);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Target {
+    /// The JSON shape.
+    pub provider: Provider,
+    /// The image formats that go out as images.
+    pub images: Vec<ImageFormat>,
+    /// The largest decoded image, in bytes.
+    pub max_image_bytes: Option<u64>,
+    /// The audio formats that go out as audio.
+    pub audio: Vec<AudioFormat>,
+    /// The largest decoded audio, in bytes.
+    pub max_audio_bytes: Option<u64>,
+    /// Whether a PDF goes out as a document (else as its `[file: application/pdf, …]` marker).
+    pub pdf: bool,
+    /// The largest decoded PDF, in bytes.
+    pub max_pdf_bytes: Option<u64>,
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target::neutral()
+    }
+}
+
+impl Target {
+    /// The crate's neutral JSON: every image and audio format this crate can tell, PDFs as
+    /// documents, no size limits. Media is still checked (base64, first bytes).
+    #[must_use]
+    pub fn neutral() -> Self {
+        Target {
+            provider: Provider::Neutral,
+            images: ImageFormat::ALL.to_vec(),
+            max_image_bytes: None,
+            audio: AudioFormat::ALL.to_vec(),
+            max_audio_bytes: None,
+            pdf: true,
+            max_pdf_bytes: None,
+        }
+    }
+
+    /// Anthropic Messages: PNG, JPEG, GIF and WebP images up to 5 MiB; no audio; PDFs up to
+    /// 32 MiB as documents.
+    #[must_use]
+    pub fn anthropic() -> Self {
+        Target {
+            provider: Provider::Anthropic,
+            images: ImageFormat::ALL.to_vec(),
+            max_image_bytes: Some(5 * MIB),
+            audio: Vec::new(),
+            max_audio_bytes: None,
+            pdf: true,
+            max_pdf_bytes: Some(32 * MIB),
+        }
+    }
+
+    /// OpenAI Chat Completions: PNG, JPEG, GIF and WebP images up to 20 MiB; WAV and MP3 audio
+    /// (`input_audio`) up to 20 MiB; PDFs up to 32 MiB as file parts.
+    #[must_use]
+    pub fn openai_chat() -> Self {
+        Target {
+            provider: Provider::OpenAiChat,
+            images: ImageFormat::ALL.to_vec(),
+            max_image_bytes: Some(20 * MIB),
+            audio: vec![AudioFormat::Wav, AudioFormat::Mp3],
+            max_audio_bytes: Some(20 * MIB),
+            pdf: true,
+            max_pdf_bytes: Some(32 * MIB),
+        }
+    }
+
+    /// OpenAI Responses: PNG, JPEG, GIF and WebP images up to 20 MiB; no audio (a function
+    /// call's output takes text, images and files); PDFs up to 32 MiB as files.
+    #[must_use]
+    pub fn openai_responses() -> Self {
+        Target {
+            provider: Provider::OpenAiResponses,
+            audio: Vec::new(),
+            max_audio_bytes: None,
+            ..Target::openai_chat()
+        }
+    }
+
+    /// The default target of a provider.
+    #[must_use]
+    pub fn for_provider(provider: Provider) -> Self {
+        match provider {
+            Provider::Neutral => Target::neutral(),
+            Provider::Anthropic => Target::anthropic(),
+            Provider::OpenAiChat => Target::openai_chat(),
+            Provider::OpenAiResponses => Target::openai_responses(),
+        }
+    }
+
+    /// Blocks as the provider's content: Anthropic content blocks, OpenAI Chat content parts,
+    /// OpenAI Responses input items, or the neutral JSON.
+    #[must_use]
+    pub fn blocks_json(&self, blocks: &[AgentBlock<'_>]) -> Value {
+        match self.provider {
+            Provider::Neutral => neutral::blocks(blocks),
+            Provider::Anthropic => anthropic::blocks(blocks),
+            Provider::OpenAiChat => openai_chat::user_parts(blocks),
+            Provider::OpenAiResponses => openai_responses::items(blocks),
+        }
+    }
+
+    /// The tool results of one turn as what to append to the conversation: for Anthropic one
+    /// `user` message of `tool_result` blocks; for OpenAI Chat one `tool` message per result
+    /// (text only, contiguous) and, where any result carries media, one `user` message after
+    /// them with the media; for OpenAI Responses one `function_call_output` item per result;
+    /// for the neutral target one `tool_result` object per result.
+    #[must_use]
+    pub fn tool_results_json(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
+        match self.provider {
+            Provider::Neutral => neutral::tool_results(results),
+            Provider::Anthropic => anthropic::tool_results(results),
+            Provider::OpenAiChat => openai_chat::tool_results(results),
+            Provider::OpenAiResponses => openai_responses::tool_results(results),
+        }
+    }
+
+    /// Prompt messages in the provider's message shape.
+    #[must_use]
+    pub fn messages_json(&self, messages: &[AgentMessage<'_>]) -> Vec<Value> {
+        match self.provider {
+            Provider::Neutral => messages.iter().map(AgentMessage::to_json).collect(),
+            Provider::Anthropic => anthropic::messages(messages),
+            Provider::OpenAiChat => openai_chat::messages(messages),
+            Provider::OpenAiResponses => openai_responses::messages(messages),
+        }
+    }
+}
+
+/// The text a block reads as where only text is taken: its text, or its media marker with the
+/// note, if any.
+fn text_of(block: &AgentBlock<'_>, note: Option<&str>) -> String {
+    let (label, mime_type, data) = match block {
+        AgentBlock::Text { text } => return text.to_string(),
+        AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
+        AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
+        AgentBlock::Document { mime_type, data } => ("file", mime_type, data),
+    };
+    crate::render::media_text(label, mime_type, data, note)
+}
+
+/// Blocks as one text, for a message that takes text only: media as markers, one a line.
+fn text_only(blocks: &[AgentBlock<'_>]) -> String {
+    blocks.iter().map(|b| text_of(b, None)).collect::<Vec<_>>().join("\n")
+}
+
+/// `data:<mime>;base64,<data>`, for the OpenAI shapes.
+fn data_url(mime_type: &str, data: &str) -> String {
+    format!("data:{mime_type};base64,{data}")
+}
+
+/// The file name OpenAI's file parts want; a document's own name could carry its uri, so none
+/// is used.
+const DOCUMENT_NAME: &str = "document.pdf";

@@ -1,0 +1,54 @@
+//! OpenAI Responses: a `function_call_output` whose `output` is a list of `input_text`,
+//! `input_image` and `input_file` items. No audio is taken there, so it goes as its marker.
+
+use serde_json::{json, Value};
+
+use crate::lanes::convert::AgentBlock;
+use crate::prompt::AgentMessage;
+use crate::render::TOOL_ERROR;
+use crate::tool_result::AgentToolResult;
+use crate::wire::Role;
+
+use super::{data_url, text_of, DOCUMENT_NAME};
+
+pub(super) fn items(blocks: &[AgentBlock<'_>]) -> Value {
+    Value::Array(blocks.iter().map(item).collect())
+}
+
+fn item(block: &AgentBlock<'_>) -> Value {
+    match block {
+        AgentBlock::Text { text } => json!({"type": "input_text", "text": text}),
+        AgentBlock::Image { mime_type, data } => json!({"type": "input_image", "image_url": data_url(mime_type, data)}),
+        AgentBlock::Document { mime_type, data } => {
+            json!({"type": "input_file", "filename": DOCUMENT_NAME, "file_data": data_url(mime_type, data)})
+        }
+        AgentBlock::Audio { .. } => json!({"type": "input_text", "text": text_of(block, None)}),
+    }
+}
+
+/// One `function_call_output` item per result.
+pub(super) fn tool_results(results: &[AgentToolResult<'_>]) -> Vec<Value> {
+    results
+        .iter()
+        .map(|result| {
+            let mut output = Vec::with_capacity(result.content.len() + 1);
+            if result.is_error {
+                output.push(json!({"type": "input_text", "text": TOOL_ERROR}));
+            }
+            output.extend(result.content.iter().map(item));
+            json!({"type": "function_call_output", "call_id": result.tool_use_id, "output": output})
+        })
+        .collect()
+}
+
+/// Messages: a `user` message takes every item; any other role takes text only, media as its
+/// marker.
+pub(super) fn messages(messages: &[AgentMessage<'_>]) -> Vec<Value> {
+    messages
+        .iter()
+        .map(|m| match m.role {
+            Role::User => json!({"role": "user", "content": items(&m.content)}),
+            _ => json!({"role": m.role.as_str(), "content": super::text_only(&m.content)}),
+        })
+        .collect()
+}
