@@ -210,3 +210,29 @@ fn prompt_lane_gives_messages() {
         serde_json::json!([{"role": "user", "content": [{"type": "text", "text": "A"}]}])
     );
 }
+
+#[test]
+fn target_option_shapes_blocks_tool_results_and_prompts() {
+    let input = r#"{"content":[{"type":"text","text":"hi"},
+        {"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}]}"#;
+    let blocks: Value = serde_json::from_str(&ok(&["blocks", "--target", "anthropic"], input)).unwrap();
+    assert_eq!(blocks[1]["source"]["type"], "base64");
+    let parts: Value = serde_json::from_str(&ok(&["blocks", "--target", "openai-chat"], input)).unwrap();
+    assert_eq!(parts[1]["type"], "image_url");
+    let items: Value = serde_json::from_str(&ok(&["blocks", "--target", "openai-responses"], input)).unwrap();
+    assert_eq!(items[1]["type"], "input_image");
+    let chat: Value = serde_json::from_str(&ok(
+        &["tool-result", "--target", "openai-chat", "--id", "call_1"],
+        input,
+    ))
+    .unwrap();
+    assert_eq!(chat["messages"][0]["role"], "tool");
+    assert_eq!(chat["messages"][1]["role"], "user");
+    let prompt = r#"{"messages":[{"role":"user","content":{"type":"text","text":"q"}}]}"#;
+    let messages: Value = serde_json::from_str(&ok(&["prompt", "--target", "openai-responses"], prompt)).unwrap();
+    assert_eq!(
+        messages,
+        serde_json::json!([{"role": "user", "content": [{"type": "input_text", "text": "q"}]}])
+    );
+    fails(&["blocks", "--target", "gemini"], "", "mcp-agent-view: invalid value 'gemini' for '--target <TARGET>' [possible values: neutral, anthropic, openai-chat, openai-responses]");
+}
