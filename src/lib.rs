@@ -7,8 +7,13 @@
 //! it is ([`classify_block`]), and lets each lane decide only how that class is shown:
 //!
 //! - [`history`]: one string for the conversation history;
-//! - [`convert_block`]: one [`AgentBlock`] (text, image or audio) per block;
-//! - [`script_view`]: a script's JSON result with every block in it replaced by its agent form.
+//! - [`convert_block`]: one [`AgentBlock`] (text, image, audio or document) per block;
+//! - [`script_view`]: a script's JSON result with every block in it replaced by its agent form;
+//! - [`tool_result`] and [`prompt_messages`]: the outcome of a call as the model should read it.
+//!
+//! Media is checked against a [`Target`] (base64, magic numbers, size) before it goes out as
+//! media, and each provider's JSON shape (Anthropic, OpenAI Chat, OpenAI Responses, neutral)
+//! comes from the same agent blocks.
 //!
 //! An embedded resource is inline content: its text shows as text, its blob as media or as a
 //! marker naming type and size, and its uri never reaches the agent. References show as a
