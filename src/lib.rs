@@ -60,6 +60,9 @@ mod lanes;
 mod prompt;
 mod reference;
 mod render;
+#[cfg(feature = "rmcp")]
+#[path = "rmcp_bridge.rs"]
+pub mod rmcp;
 mod target;
 mod tool_result;
 mod wire;

@@ -137,6 +137,17 @@ fn text(text: String) -> AgentBlock<'static> {
 }
 
 impl AgentToolResult<'_> {
+    /// The same result, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> AgentToolResult<'static> {
+        AgentToolResult {
+            tool_use_id: self.tool_use_id,
+            content: self.content.into_iter().map(AgentBlock::into_owned).collect(),
+            is_error: self.is_error,
+            held_for_user: self.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
+        }
+    }
+
     /// The result as an Anthropic Messages `tool_result` block.
     #[must_use]
     pub fn to_json(&self) -> Value {

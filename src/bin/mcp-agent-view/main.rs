@@ -1,5 +1,8 @@
 //! `mcp-agent-view`: what an agent reads from an MCP message, on the command line.
 
+#[cfg(feature = "call")]
+mod call;
+
 use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +12,7 @@ use mcp_agent_view::{
     classify_block, convert_message, history, parse_json, prompt_messages, script_view, tool_result, HistoryOptions,
     Message, Provenance, Provider, ReferenceRegistry, Target,
 };
+use serde_json::Value;
 
 /// Shows what an AI agent reads when content arrives from an MCP server.
 ///
@@ -19,15 +23,17 @@ use mcp_agent_view::{
 #[command(name = "mcp-agent-view", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
-    lane: Lane,
+    command: Command,
 }
 
 #[derive(Subcommand)]
-enum Lane {
+enum Command {
     /// The history lane: one string, blocks joined with line breaks (plain text out).
     History {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
         /// Cut the string to at most this many characters, never inside a stub or marker.
         #[arg(long, value_name = "CHARS")]
         budget: Option<usize>,
@@ -35,14 +41,18 @@ enum Lane {
     /// `convert_block` over every block: a JSON array of blocks in the target's shape.
     Blocks {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
         #[command(flatten)]
         shape: Shape,
     },
     /// The script lane: the JSON with every content block in it replaced by its agent form.
     Script {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
         /// The target whose media checks apply; the output stays the neutral JSON.
         #[arg(long, value_enum, default_value = "neutral")]
         target: Provider,
@@ -51,41 +61,58 @@ enum Lane {
     /// (`messages`), with the blocks held back for the user beside it (`heldForUser`).
     ToolResult {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
         #[command(flatten)]
         shape: Shape,
-        /// The tool's name, for `Tool call <name> failed: …`.
-        #[arg(long, default_value = "tool")]
-        name: String,
-        /// The id of the model's `tool_use` this result answers.
-        #[arg(long, default_value = "toolu_0")]
-        id: String,
+        #[command(flatten)]
+        call: ToolCall,
     },
     /// A prompts/get result as messages: a JSON array of `{role, content}`.
     Prompt {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
         #[command(flatten)]
         shape: Shape,
     },
     /// One JSON object per line per block: its class and the fields that decided it (no uri).
     Classify {
         #[command(flatten)]
-        common: Common,
+        input: Input,
+        #[command(flatten)]
+        options: Options,
     },
+    /// Starts an MCP server over stdio, calls one tool (or gets one prompt, or reads one
+    /// resource) and prints what the model reads.
+    ///
+    /// mcp-agent-view call [OPTIONS] -- <SERVER COMMAND>... -- <TOOL> [ARGUMENTS AS JSON]
+    ///
+    /// e.g. mcp-agent-view call --target anthropic -- npx -y @modelcontextprotocol/server-everything
+    /// -- get-resource-reference '{"resourceType":"Blob"}'
+    #[cfg(feature = "call")]
+    Call(call::CallArgs),
 }
 
-impl Lane {
-    fn common(&self) -> &Common {
-        match self {
-            Lane::History { common, .. }
-            | Lane::Blocks { common, .. }
-            | Lane::Script { common, .. }
-            | Lane::ToolResult { common, .. }
-            | Lane::Prompt { common, .. }
-            | Lane::Classify { common } => common,
-        }
-    }
+#[derive(Args)]
+struct Input {
+    /// The message to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
+
+#[derive(Args, Clone, Copy)]
+pub(crate) struct Options {
+    /// Where the content came from, as reference stubs say [default: tool-result for history
+    /// and tool-result, push-event for blocks, script-result for script, prompt for prompt].
+    /// The tool-result and prompt lanes always say theirs.
+    #[arg(long, value_enum)]
+    provenance: Option<Provenance>,
+    /// Seed the reference ids, for output that is the same from run to run.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
 }
 
 #[derive(Args)]
@@ -96,18 +123,35 @@ struct Shape {
 }
 
 #[derive(Args)]
-struct Common {
-    /// The message to read; `-` or nothing reads standard input.
-    #[arg(value_name = "FILE")]
-    file: Option<PathBuf>,
-    /// Where the content came from, as reference stubs say [default: tool-result for history
-    /// and tool-result, push-event for blocks, script-result for script, prompt for prompt].
-    /// The tool-result and prompt lanes always say theirs.
-    #[arg(long, value_enum)]
-    provenance: Option<Provenance>,
-    /// Seed the reference ids, for output that is the same from run to run.
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+struct ToolCall {
+    /// The tool's name, for `Tool call <name> failed: …`.
+    #[arg(long, default_value = "tool")]
+    name: String,
+    /// The id of the model's `tool_use` this result answers.
+    #[arg(long, default_value = "toolu_0")]
+    id: String,
+}
+
+/// How a message is shown: the lane, and what it needs.
+pub(crate) enum Show<'a> {
+    History {
+        budget: Option<usize>,
+    },
+    Blocks {
+        target: Provider,
+    },
+    Script {
+        target: Provider,
+    },
+    ToolResult {
+        name: &'a str,
+        id: &'a str,
+        target: Provider,
+    },
+    Prompt {
+        target: Provider,
+    },
+    Classify,
 }
 
 fn main() -> ExitCode {
@@ -120,7 +164,7 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(&one_line(&e.to_string())),
     };
-    match run(&cli.lane) {
+    match run(&cli.command) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
             match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
@@ -151,45 +195,76 @@ fn one_line(message: &str) -> String {
         .to_owned()
 }
 
-fn run(lane: &Lane) -> Result<String, String> {
-    let common = lane.common();
-    let bytes = read_input(common.file.as_deref())?;
+fn run(command: &Command) -> Result<String, String> {
+    let (input, options, how) = match command {
+        Command::History { input, options, budget } => (input, options, Show::History { budget: *budget }),
+        Command::Blocks { input, options, shape } => (input, options, Show::Blocks { target: shape.target }),
+        Command::Script { input, options, target } => (input, options, Show::Script { target: *target }),
+        Command::ToolResult {
+            input,
+            options,
+            shape,
+            call,
+        } => (
+            input,
+            options,
+            Show::ToolResult {
+                name: &call.name,
+                id: &call.id,
+                target: shape.target,
+            },
+        ),
+        Command::Prompt { input, options, shape } => (input, options, Show::Prompt { target: shape.target }),
+        Command::Classify { input, options } => (input, options, Show::Classify),
+        #[cfg(feature = "call")]
+        Command::Call(args) => return call::run(args),
+    };
+    let bytes = read_input(input.file.as_deref())?;
     let value = parse_json(&bytes).map_err(|e| e.to_string())?;
-    let registry = common
+    show(&value, &how, *options)
+}
+
+/// What the model reads of `value`, as `how` shows it.
+pub(crate) fn show(value: &Value, how: &Show<'_>, options: Options) -> Result<String, String> {
+    let registry = options
         .seed
         .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
-    let provenance = |default| common.provenance.unwrap_or(default);
-    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).map_err(|e| e.to_string());
-    if let Lane::Script { target, .. } = lane {
-        return Ok(pretty(&script_view(&value, &registry, &Target::for_provider(*target)))? + "\n");
+    let provenance = |default| options.provenance.unwrap_or(default);
+    let pretty = |v: &Value| {
+        serde_json::to_string_pretty(v)
+            .map(|s| s + "\n")
+            .map_err(|e| e.to_string())
+    };
+    if let Show::Script { target } = how {
+        return pretty(&script_view(value, &registry, &Target::for_provider(*target)));
     }
-    let message = Message::decode(&value).map_err(|e| e.to_string())?;
-    let out = match lane {
-        Lane::History { budget, .. } => {
+    let message = Message::decode(value).map_err(|e| e.to_string())?;
+    match how {
+        Show::History { budget } => {
             let options = HistoryOptions {
                 provenance: provenance(Provenance::ToolResult),
                 budget: *budget,
             };
-            history(&message, &registry, &options)
+            Ok(history(&message, &registry, &options) + "\n")
         }
-        Lane::Blocks { shape, .. } => {
-            let target = Target::for_provider(shape.target);
+        Show::Blocks { target } => {
+            let target = Target::for_provider(*target);
             let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry, &target);
-            pretty(&target.blocks_json(&blocks))?
+            pretty(&target.blocks_json(&blocks))
         }
-        Lane::ToolResult { name, id, shape, .. } => {
-            let target = Target::for_provider(shape.target);
+        Show::ToolResult { name, id, target } => {
+            let target = Target::for_provider(*target);
             let result = tool_result(&message, name, id, &registry, &target);
             let held = Target::neutral().blocks_json(&result.held_for_user);
             let messages = target.tool_results_json(std::slice::from_ref(&result));
-            pretty(&serde_json::json!({"messages": messages, "heldForUser": held}))?
+            pretty(&serde_json::json!({"messages": messages, "heldForUser": held}))
         }
-        Lane::Prompt { shape, .. } => {
-            let target = Target::for_provider(shape.target);
+        Show::Prompt { target } => {
+            let target = Target::for_provider(*target);
             let messages = prompt_messages(&message, &registry, &target);
-            pretty(&serde_json::Value::Array(target.messages_json(&messages)))?
+            pretty(&Value::Array(target.messages_json(&messages)))
         }
-        Lane::Classify { .. } | Lane::Script { .. } => {
+        Show::Classify | Show::Script { .. } => {
             let mut out = String::new();
             for (index, block) in message.blocks().enumerate() {
                 let mut summary = classify_block(block).summary();
@@ -197,10 +272,9 @@ fn run(lane: &Lane) -> Result<String, String> {
                 out.push_str(&summary.to_string());
                 out.push('\n');
             }
-            return Ok(out);
+            Ok(out)
         }
-    };
-    Ok(out + "\n")
+    }
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {

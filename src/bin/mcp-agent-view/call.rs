@@ -1,0 +1,210 @@
+//! `mcp-agent-view call`: a real server, through rmcp's client and child-process transport.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use mcp_agent_view::rmcp::{error_json, server_result_json};
+use mcp_agent_view::Provider;
+use rmcp::model::{
+    CallToolRequestParams, ClientRequest, GetPromptRequestParams, JsonObject, ReadResourceRequestParams, Request,
+};
+use rmcp::service::ServiceError;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{RoleClient, ServiceExt as _};
+use serde_json::Value;
+
+use crate::{show, Options, Show};
+
+/// The largest message a server may send, in bytes: a result with a 100 MB blob fits.
+const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
+
+#[derive(Args)]
+pub(crate) struct CallArgs {
+    /// How to show the answer [default: tool-result for a tool, prompt for a prompt, blocks for
+    /// a resource].
+    #[arg(long, value_enum)]
+    lane: Option<LaneArg>,
+    /// The model API whose media checks and JSON shape apply.
+    #[arg(long, value_enum, default_value = "neutral")]
+    target: Provider,
+    /// Get a prompt: NAME is a prompt's name, ARGUMENTS its arguments.
+    #[arg(long, conflicts_with = "resource")]
+    prompt: bool,
+    /// Read a resource: NAME is its uri.
+    #[arg(long)]
+    resource: bool,
+    /// Give up on a server that has not answered after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    timeout: u64,
+    /// The id of the model's `tool_use`, on the tool-result lane.
+    #[arg(long, default_value = "toolu_0")]
+    id: String,
+    /// Cut the history lane's string to this many characters.
+    #[arg(long, value_name = "CHARS")]
+    budget: Option<usize>,
+    /// Show the server's own standard error (it is discarded by default).
+    #[arg(long)]
+    server_stderr: bool,
+    #[command(flatten)]
+    options: Options,
+    /// The server's command, then `--`, then the tool's name (or prompt's, or the resource's
+    /// uri) and its arguments as one JSON object.
+    #[arg(last = true, required = true, value_name = "SERVER -- NAME [ARGUMENTS]")]
+    rest: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LaneArg {
+    History,
+    Blocks,
+    Script,
+    ToolResult,
+    Prompt,
+    Classify,
+}
+
+/// What to ask the server.
+enum Ask {
+    Tool {
+        name: String,
+        arguments: Option<JsonObject>,
+    },
+    Prompt {
+        name: String,
+        arguments: Option<JsonObject>,
+    },
+    Resource {
+        uri: String,
+    },
+}
+
+pub(crate) fn run(args: &CallArgs) -> Result<String, String> {
+    let (server, ask) = parse_rest(args)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let answer = runtime.block_on(ask_server(&server, &ask, args))?;
+    let lane = args.lane.unwrap_or(match ask {
+        Ask::Tool { .. } => LaneArg::ToolResult,
+        Ask::Prompt { .. } => LaneArg::Prompt,
+        Ask::Resource { .. } => LaneArg::Blocks,
+    });
+    let name = match &ask {
+        Ask::Tool { name, .. } | Ask::Prompt { name, .. } => name.as_str(),
+        Ask::Resource { uri } => uri.as_str(),
+    };
+    let target = args.target;
+    let how = match lane {
+        LaneArg::History => Show::History { budget: args.budget },
+        LaneArg::Blocks => Show::Blocks { target },
+        LaneArg::Script => Show::Script { target },
+        LaneArg::ToolResult => Show::ToolResult {
+            name,
+            id: &args.id,
+            target,
+        },
+        LaneArg::Prompt => Show::Prompt { target },
+        LaneArg::Classify => Show::Classify,
+    };
+    show(&answer, &how, args.options)
+}
+
+/// Splits `SERVER... -- NAME [ARGUMENTS]`.
+fn parse_rest(args: &CallArgs) -> Result<(Vec<String>, Ask), String> {
+    let usage = "expected: call [OPTIONS] -- <SERVER COMMAND>... -- <NAME> [ARGUMENTS AS JSON]";
+    let split = args.rest.iter().position(|a| a == "--").ok_or(usage)?;
+    let (server, after) = (&args.rest[..split], &args.rest[split + 1..]);
+    if server.is_empty() {
+        return Err(format!("no server command; {usage}"));
+    }
+    let (name, arguments) = match after {
+        [name] => (name.clone(), None),
+        [name, json] => (name.clone(), Some(json_object(json)?)),
+        _ => {
+            return Err(format!(
+                "after the second -- give a name and at most one JSON object; {usage}"
+            ))
+        }
+    };
+    let ask = if args.resource {
+        if arguments.is_some() {
+            return Err("a resource takes no arguments".to_owned());
+        }
+        Ask::Resource { uri: name }
+    } else if args.prompt {
+        Ask::Prompt { name, arguments }
+    } else {
+        Ask::Tool { name, arguments }
+    };
+    Ok((server.to_vec(), ask))
+}
+
+fn json_object(text: &str) -> Result<JsonObject, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => Err("the arguments must be one JSON object".to_owned()),
+        Err(e) => Err(format!("the arguments are not JSON: {e}")),
+    }
+}
+
+/// Starts the server, initializes, asks once, and gives back the answer as JSON: a result
+/// (typed or, where rmcp could not type it, raw) or a JSON-RPC error response.
+async fn ask_server(server: &[String], ask: &Ask, args: &CallArgs) -> Result<Value, String> {
+    let limit = Duration::from_secs(args.timeout);
+    let program = &server[0];
+    let mut command = tokio::process::Command::new(program);
+    command
+        .args(&server[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if args.server_stderr {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
+        // However this ends, the server does not outlive the call.
+        .kill_on_drop(true);
+    let mut child = command.spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(format!("cannot talk to {program}: no pipes"));
+    };
+    // rmcp's stdio transport over the child's pipes. Its child-process transport drops a
+    // line over 16 MiB without a word, and a result with a large blob is one line.
+    let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin).with_max_line_length(MAX_MESSAGE_BYTES);
+    let client = tokio::time::timeout(limit, ().serve(transport))
+        .await
+        .map_err(|_| format!("{program} did not initialize within {} s", args.timeout))?
+        .map_err(|e| format!("{program} did not initialize: {}", one_line(&e.to_string())))?;
+    let request = match ask {
+        Ask::Tool { name, arguments } => {
+            let mut params = CallToolRequestParams::new(name.clone());
+            if let Some(arguments) = arguments {
+                params = params.with_arguments(arguments.clone());
+            }
+            ClientRequest::CallToolRequest(Request::new(params))
+        }
+        Ask::Prompt { name, arguments } => {
+            let mut params = GetPromptRequestParams::new(name.clone());
+            if let Some(arguments) = arguments {
+                params = params.with_arguments(arguments.clone());
+            }
+            ClientRequest::GetPromptRequest(Request::new(params))
+        }
+        Ask::Resource { uri } => ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri))),
+    };
+    let outcome = tokio::time::timeout(limit, client.peer().send_request(request)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(2), client.cancel()).await;
+    let _ = child.kill().await;
+    match outcome {
+        Err(_) => Err(format!("{program} did not answer within {} s", args.timeout)),
+        Ok(Ok(result)) => server_result_json(&result).map_err(|e| e.to_string()),
+        Ok(Err(ServiceError::McpError(error))) => Ok(error_json(&error)),
+        Ok(Err(e)) => Err(format!("{program} failed: {}", one_line(&e.to_string()))),
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
