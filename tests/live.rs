@@ -1,0 +1,438 @@
+//! Live end-to-end tests: real servers over stdio, through `mcp-agent-view call` and through
+//! the rmcp bridge. They need the pinned everything server: `npm ci --prefix live` (`.ci/run`
+//! does it). Without it they fail, saying so; they are never skipped.
+#![cfg(feature = "call")]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-agent-view");
+
+fn live_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("live")
+}
+
+fn everything() -> String {
+    let server = live_dir().join("node_modules/.bin/mcp-server-everything");
+    assert!(
+        server.exists(),
+        "the everything server is not installed: run `npm ci --prefix live` (looked for {})",
+        server.display()
+    );
+    server.to_string_lossy().into_owned()
+}
+
+fn misbehaving() -> String {
+    live_dir().join("misbehaving-server.mjs").to_string_lossy().into_owned()
+}
+
+/// Runs `call` with `options`, against `server`, asking `name` with `arguments`.
+#[track_caller]
+fn call(options: &[&str], server: &[&str], name: &str, arguments: Option<&str>) -> String {
+    let mut args: Vec<&str> = vec!["call"];
+    args.extend(options);
+    args.push("--");
+    args.extend(server);
+    args.push("--");
+    args.push(name);
+    args.extend(arguments);
+    let out = Command::new(BIN).args(&args).output().expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[track_caller]
+fn everything_tool(options: &[&str], name: &str, arguments: Option<&str>) -> Value {
+    let server = everything();
+    serde_json::from_str(&call(options, &[&server, "stdio"], name, arguments)).unwrap()
+}
+
+#[track_caller]
+fn misbehaving_tool(options: &[&str], name: &str) -> Value {
+    let script = misbehaving();
+    serde_json::from_str(&call(options, &["node", &script], name, None)).unwrap()
+}
+
+/// The texts of a neutral tool result.
+fn texts(out: &Value) -> Vec<String> {
+    out["messages"][0]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["text"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A run of 64 or more base64 characters.
+fn has_base64_run(text: &str) -> bool {
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=') {
+            run + 1
+        } else {
+            0
+        };
+        if run >= 64 {
+            return true;
+        }
+    }
+    false
+}
+
+#[track_caller]
+fn assert_clean(texts: &[String]) {
+    for text in texts {
+        assert!(!has_base64_run(text), "base64 in text: {text}");
+    }
+}
+
+#[test]
+fn resource_references_show_the_resource_text_and_no_uri_of_their_own() {
+    for (kind, uri, needle) in [
+        (
+            "Text",
+            "demo://resource/dynamic/text/2",
+            "Resource 2: This is a plaintext resource created at",
+        ),
+        (
+            "Blob",
+            "demo://resource/dynamic/blob/2",
+            "Resource 2: This is a base64 blob created at",
+        ),
+    ] {
+        let arguments = format!(r#"{{"resourceType":"{kind}","resourceId":2}}"#);
+        let out = everything_tool(&[], "get-resource-reference", Some(&arguments));
+        let texts = texts(&out);
+        assert_eq!(texts.len(), 3, "{out}");
+        assert!(texts[1].starts_with(needle), "{kind}: {texts:?}");
+        assert!(!texts[1].contains(uri));
+        // The uri appears only where the server's own text writes it.
+        let everywhere = out.to_string();
+        assert_eq!(everywhere.matches(uri).count(), 1, "{everywhere}");
+        assert!(texts[2].contains(uri));
+        assert_clean(&texts);
+    }
+}
+
+#[test]
+fn the_resource_prompt_shows_the_resource_text() {
+    let server = everything();
+    for (kind, needle) in [
+        ("Text", "This is a plaintext resource"),
+        ("Blob", "This is a base64 blob"),
+    ] {
+        let arguments = format!(r#"{{"resourceType":"{kind}","resourceId":"1"}}"#);
+        let out: Value = serde_json::from_str(&call(
+            &["--prompt"],
+            &[&server, "stdio"],
+            "resource-prompt",
+            Some(&arguments),
+        ))
+        .unwrap();
+        let last = &out[out.as_array().unwrap().len() - 1];
+        let text = last["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(needle), "{kind}: {out}");
+        assert!(!out.to_string().contains("demo://resource/dynamic"), "{out}");
+    }
+}
+
+#[test]
+fn the_tiny_image_is_an_image_for_anthropic_and_a_user_message_image_for_openai_chat() {
+    let out = everything_tool(&["--target", "anthropic"], "get-tiny-image", None);
+    let content = &out["messages"][0]["content"][0]["content"];
+    assert_eq!(content[1]["type"], "image", "{out}");
+    assert_eq!(content[1]["source"]["media_type"], "image/png");
+
+    let out = everything_tool(&["--target", "openai-chat", "--id", "call_7"], "get-tiny-image", None);
+    let messages = out["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "{out}");
+    assert_eq!(messages[0]["role"], "tool");
+    assert!(messages[0]["content"].is_string());
+    assert_eq!(messages[1]["role"], "user");
+    assert_eq!(messages[1]["content"][1]["type"], "image_url");
+    assert!(messages[1]["content"][1]["image_url"]["url"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:image/png;base64,"));
+}
+
+#[test]
+fn user_only_blocks_are_held_back() {
+    let out = everything_tool(&[], "get-annotated-message", Some(r#"{"messageType":"success"}"#));
+    assert_eq!(texts(&out), ["[output displayed to user]"], "{out}");
+    assert_eq!(out["heldForUser"][0]["text"], "Operation completed successfully");
+
+    let out = everything_tool(
+        &[],
+        "get-annotated-message",
+        Some(r#"{"messageType":"error","includeImage":true}"#),
+    );
+    assert_eq!(texts(&out), ["Error: Operation failed"], "{out}");
+    assert_eq!(
+        out["heldForUser"][0]["type"], "image",
+        "the user-only image is held back"
+    );
+}
+
+#[test]
+fn resource_links_are_stubs_without_uris() {
+    let out = everything_tool(&[], "get-resource-links", Some(r#"{"count":3}"#));
+    let texts = texts(&out);
+    assert_eq!(texts.len(), 4, "{out}");
+    for stub in &texts[1..] {
+        assert!(
+            stub.starts_with("[ref_") && stub.ends_with("— from tool result — fetch with fetch_reference"),
+            "{stub}"
+        );
+    }
+    assert!(!out.to_string().contains("demo://"), "{out}");
+}
+
+#[test]
+fn structured_content_and_gzip_resources_read_well() {
+    let out = everything_tool(&[], "get-structured-content", Some(r#"{"location":"Chicago"}"#));
+    assert!(texts(&out)[0].contains("temperature"), "{out}");
+    assert_eq!(out["messages"][0]["isError"], false);
+
+    let arguments = r#"{"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8K","outputType":"resource"}"#;
+    let out = everything_tool(&[], "gzip-file-as-resource", Some(arguments));
+    assert!(texts(&out)[0].starts_with("[file: application/gzip, "), "{out}");
+    let arguments = r#"{"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8K","outputType":"resourceLink"}"#;
+    let out = everything_tool(&[], "gzip-file-as-resource", Some(arguments));
+    assert!(texts(&out)[0].starts_with("[ref_"), "{out}");
+    assert!(!out.to_string().contains("demo://"), "{out}");
+}
+
+#[test]
+fn errors_reach_the_model_as_errors() {
+    for (name, arguments) in [
+        ("get-structured-content", Some(r#"{"location":"Atlantis"}"#)),
+        (
+            "get-resource-reference",
+            Some(r#"{"resourceType":"Text","resourceId":0}"#),
+        ),
+        ("no-such-tool", None),
+    ] {
+        let out = everything_tool(&[], name, arguments);
+        assert_eq!(out["messages"][0]["isError"], true, "{name}: {out}");
+        assert!(!texts(&out)[0].is_empty());
+    }
+}
+
+#[test]
+fn every_good_block_of_a_misbehaving_server_reaches_the_model_through_call() {
+    let out = misbehaving_tool(&[], "mixed");
+    let shown = texts(&out);
+    for expected in [
+        "good text before",
+        "for an unknown role",
+        "notes from a blob",
+        "embedded text survives",
+        "good text after",
+    ] {
+        assert!(shown.iter().any(|t| t == expected), "{expected} missing: {out}");
+    }
+    assert!(shown.contains(&"[unsupported result type: hologram]".to_owned()));
+    assert!(shown.contains(&"[unrecognized content block: image block with non-string data]".to_owned()));
+    assert!(shown
+        .iter()
+        .any(|t| t.starts_with("[ref_") && t.contains("report.pdf — application/pdf, ~2.3MB claimed")));
+    let content = out["messages"][0]["content"].as_array().unwrap();
+    assert!(
+        content.iter().any(|b| b["type"] == "image"),
+        "the good image arrives: {out}"
+    );
+    assert_eq!(out["heldForUser"][0]["text"], "for the user only");
+    let everywhere = out.to_string();
+    for secret in ["s3cr3t", "file:///srv", "files.example.com"] {
+        assert!(!everywhere.contains(secret), "{secret} leaks: {everywhere}");
+    }
+    assert_clean(&shown);
+
+    let out = misbehaving_tool(&[], "fails");
+    assert_eq!(out["messages"][0]["isError"], true);
+    assert_eq!(
+        out["messages"][0]["content"][0]["text"],
+        "Tool call fails failed: backend exploded"
+    );
+
+    let out = misbehaving_tool(&[], "only-unknown");
+    assert_eq!(
+        texts(&out),
+        ["[unsupported result type: hologram]"],
+        "never an empty result"
+    );
+}
+
+#[test]
+fn a_very_large_blob_costs_no_sibling() {
+    let script = misbehaving();
+    let out = call(&["--lane", "history"], &["node", &script], "huge", None);
+    assert_eq!(
+        out,
+        "before the blob\n[file: application/octet-stream, ~20.0MB]\nafter the blob\n"
+    );
+}
+
+#[test]
+fn a_prompt_with_an_unknown_block_keeps_its_resource() {
+    let script = misbehaving();
+    let out: Value = serde_json::from_str(&call(&["--prompt"], &["node", &script], "odd", None)).unwrap();
+    assert_eq!(out[0]["content"][0]["text"], "[unsupported result type: hologram]");
+    assert_eq!(out[1]["content"][0]["text"], "prompt resource text");
+}
+
+#[test]
+fn a_server_that_fails_gives_one_line_and_a_non_zero_exit() {
+    let run = |args: &[&str]| {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.stdout.is_empty(),
+        )
+    };
+    let (code, stderr, quiet) = run(&["call", "--", "/no/such/server", "--", "t"]);
+    assert_eq!((code, quiet), (Some(2), true));
+    assert_eq!(
+        stderr,
+        "mcp-agent-view: cannot start /no/such/server: No such file or directory (os error 2)\n"
+    );
+    let (code, stderr, _) = run(&["call", "--", "false", "--", "t"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("mcp-agent-view: false did not initialize: ") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let started = std::time::Instant::now();
+    let (code, stderr, _) = run(&["call", "--timeout", "1", "--", "sleep", "30", "--", "t"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, "mcp-agent-view: sleep did not initialize within 1 s\n");
+    assert!(started.elapsed().as_secs() < 20, "it gave up instead of hanging");
+    let (code, stderr, _) = run(&["call", "--", "node", "-e", "process.exit(0)"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("expected: call [OPTIONS] -- <SERVER COMMAND>... -- <NAME>"),
+        "{stderr}"
+    );
+}
+
+/// The rmcp bridge, in process: rmcp's own client against the same servers.
+mod bridge {
+    use mcp_agent_view::rmcp::tool_result_from_rmcp;
+    use mcp_agent_view::{AgentBlock, ReferenceRegistry, Target};
+    use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+    use rmcp::service::ServiceError;
+    use rmcp::transport::async_rw::AsyncRwTransport;
+    use rmcp::{RoleClient, ServiceExt as _};
+    use std::process::Stdio;
+
+    async fn connect(
+        program: &str,
+        args: &[&str],
+    ) -> (rmcp::service::RunningService<RoleClient, ()>, tokio::process::Child) {
+        let mut child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let transport =
+            AsyncRwTransport::<RoleClient, _, _>::new(child.stdout.take().unwrap(), child.stdin.take().unwrap());
+        (().serve(transport).await.unwrap(), child)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_result_rmcp_cannot_type_still_reaches_the_model() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let (client, _child) = connect("node", &[&script]).await;
+            // rmcp's typed call loses the whole result...
+            let typed = client.peer().call_tool(CallToolRequestParams::new("mixed")).await;
+            assert!(matches!(typed, Err(ServiceError::UnexpectedResponse)), "{typed:?}");
+            // ...the raw path keeps every good block.
+            let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("mixed")));
+            let outcome = client.peer().send_request(request).await;
+            let result = tool_result_from_rmcp(
+                &outcome,
+                "mixed",
+                "toolu_1",
+                &ReferenceRegistry::new(),
+                &Target::anthropic(),
+            );
+            let texts: Vec<&str> = result.content.iter().filter_map(AgentBlock::as_text).collect();
+            for expected in [
+                "good text before",
+                "for an unknown role",
+                "notes from a blob",
+                "embedded text survives",
+                "good text after",
+            ] {
+                assert!(texts.contains(&expected), "{expected} missing: {texts:?}");
+            }
+            assert!(result.content.iter().any(|b| matches!(b, AgentBlock::Image { .. })));
+            assert_eq!(result.held_for_user.len(), 1);
+
+            let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("fails")));
+            let outcome = client.peer().send_request(request).await;
+            let result = tool_result_from_rmcp(
+                &outcome,
+                "fails",
+                "toolu_2",
+                &ReferenceRegistry::new(),
+                &Target::anthropic(),
+            );
+            assert!(result.is_error);
+            assert_eq!(
+                result.content[0].as_text(),
+                Some("Tool call fails failed: backend exploded")
+            );
+            let _ = client.cancel().await;
+        });
+    }
+
+    #[test]
+    fn a_typed_everything_result_goes_through_the_bridge_too() {
+        let server = super::everything();
+        runtime().block_on(async {
+            let (client, _child) = connect(&server, &["stdio"]).await;
+            let arguments = serde_json::json!({"resourceType": "Text", "resourceId": 3});
+            let params = CallToolRequestParams::new("get-resource-reference")
+                .with_arguments(arguments.as_object().unwrap().clone());
+            let outcome = client
+                .peer()
+                .send_request(ClientRequest::CallToolRequest(Request::new(params)))
+                .await;
+            let result = tool_result_from_rmcp(
+                &outcome,
+                "get-resource-reference",
+                "toolu_3",
+                &ReferenceRegistry::new(),
+                &Target::anthropic(),
+            );
+            assert!(
+                result.content[1]
+                    .as_text()
+                    .unwrap()
+                    .starts_with("Resource 3: This is a plaintext resource"),
+                "{result:?}"
+            );
+            let _ = client.cancel().await;
+        });
+    }
+}
