@@ -60,6 +60,7 @@ mod lanes;
 mod prompt;
 mod reference;
 mod render;
+mod repair;
 #[cfg(feature = "rmcp")]
 #[path = "rmcp_bridge.rs"]
 pub mod rmcp;
@@ -91,7 +92,11 @@ pub use wire::{
 struct ReadmeDoctests;
 
 /// Parses `bytes` as JSON, for [`Message::decode`]. Fails with [`ErrorKind::Json`] where the
-/// bytes are not JSON.
+/// bytes are not JSON, or nest deeper than 128 levels.
+///
+/// Two things JSON may carry that no `serde_json::Value` can hold do not cost the whole
+/// message: an escaped lone surrogate is read as U+FFFD, and a number out of `f64`'s range
+/// (`1e400`) as a string of its digits.
 ///
 /// ```
 /// let value = mcp_agent_view::parse_json(br#"[{"type":"text","text":"hi"}]"#)?;
@@ -100,5 +105,10 @@ struct ReadmeDoctests;
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
-    serde_json::from_slice(bytes).map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
+    serde_json::from_slice(bytes)
+        .or_else(|e| match repair::repair(bytes) {
+            Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| e),
+            None => Err(e),
+        })
+        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
 }

@@ -1,0 +1,62 @@
+//! Abuse: a 100 MB blob on the history lane is not decoded, and memory stays near the input's
+//! size. Alone in its test binary, so that the counting allocator sees nothing else.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mcp_agent_view::{history, parse_json, HistoryOptions, Message, ReferenceRegistry};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call goes to the system allocator unchanged; only counters are kept.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let ptr = System.alloc(layout);
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+#[test]
+fn a_100_mb_blob_costs_the_history_lane_no_decode_and_no_copy() {
+    const MB: usize = 1024 * 1024;
+    // Valid base64 for 12 bytes, then 100 MB that is no base64 at all: a decode would fail
+    // and say so; the lane must only count it.
+    let mut blob = String::with_capacity(100 * MB + 16);
+    blob.push_str("iVBORw0KGgoAAAAN");
+    blob.extend(std::iter::repeat_n('!', 100 * MB));
+    let bytes = format!(
+        r#"{{"content":[{{"type":"text","text":"before"}},{{"type":"resource","resource":{{"uri":"file:///big","mimeType":"application/octet-stream","blob":"{blob}"}}}},{{"type":"text","text":"after"}}]}}"#
+    )
+    .into_bytes();
+    drop(blob);
+    let value = parse_json(&bytes).unwrap();
+    drop(bytes);
+    let message = Message::decode(&value).unwrap();
+    let registry = ReferenceRegistry::new();
+
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let text = history(&message, &registry, &HistoryOptions::default());
+    let extra = PEAK.load(Ordering::Relaxed) - before;
+
+    assert_eq!(text, "before\n[file: application/octet-stream, ~75.0MB]\nafter");
+    assert!(
+        extra < MB,
+        "the history lane allocated {extra} bytes beside a 100 MB input"
+    );
+}
