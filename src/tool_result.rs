@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::classify::{classify_block, Class};
 use crate::lanes::convert::{convert_block, AgentBlock};
+use crate::lanes::script::structured_text;
 use crate::reference::ReferenceRegistry;
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
@@ -45,7 +46,8 @@ pub struct AgentToolResult<'a> {
 /// - A block whose `annotations.audience` is present and does not include `assistant` is held
 ///   back for the user; if that leaves the model nothing, it reads `[output displayed to user]`.
 /// - When the content left for the model holds no text block, `structuredContent` (any JSON
-///   value but `null`) is appended as compact JSON text.
+///   value but `null`) is appended as compact JSON text; a content block inside it reads as its
+///   history text there, so no uri and no base64 reaches the model that way.
 /// - A result with nothing for the model gives one text block `[tool returned no content]`.
 ///
 /// ```
@@ -86,7 +88,7 @@ pub fn tool_result<'a>(
         }
     }
     if let (false, Some(structured)) = (has_text, structured) {
-        content.push(text(structured.to_string()));
+        content.push(text(structured_text(structured, registry, Provenance::ToolResult)));
     }
     if content.is_empty() {
         let marker = if held_for_user.is_empty() {

@@ -248,3 +248,18 @@ fn serializes_to_an_anthropic_tool_result_block() {
         })
     );
 }
+
+#[test]
+fn blocks_inside_structured_content_read_as_their_history_text() {
+    let result = result_of(&json!({"content": [], "structuredContent": {
+        "attachment": {"type": "resource", "resource": {"uri": "file:///secret?token=abc123", "text": "the text"}},
+        "thumb": {"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "mimeType": "image/png"},
+        "count": 2
+    }}));
+    assert_eq!(
+        texts(&result),
+        [
+            r#"{"attachment":{"text":"the text","type":"text"},"count":2,"thumb":{"text":"[image: image/png, 70B]","type":"text"}}"#
+        ]
+    );
+}

@@ -2,9 +2,10 @@
 
 use serde_json::{Map, Value};
 
+use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
 use crate::reference::ReferenceRegistry;
-use crate::render::Provenance;
+use crate::render::{self, Provenance};
 use crate::target::Target;
 use crate::wire::Block;
 
@@ -36,13 +37,32 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown
 /// ```
 #[must_use]
 pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target) -> Value {
-    walk(value, 0, &Lane { registry, target })
+    let lane = Lane {
+        registry,
+        provenance: Provenance::ScriptResult,
+        media: Some(target),
+    };
+    walk(value, 0, &lane)
+}
+
+/// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
+/// but every block in it (media too) replaced by a text block holding what the history lane
+/// shows, so that neither a uri nor base64 reaches the text.
+pub(crate) fn structured_text(value: &Value, registry: &ReferenceRegistry, provenance: Provenance) -> String {
+    let lane = Lane {
+        registry,
+        provenance,
+        media: None,
+    };
+    walk(value, 0, &lane).to_string()
 }
 
 /// What every block on the walk is shown with.
 struct Lane<'r> {
     registry: &'r ReferenceRegistry,
-    target: &'r Target,
+    provenance: Provenance,
+    /// The target media is checked against, or `None` where media is shown as its marker.
+    media: Option<&'r Target>,
 }
 
 fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
@@ -65,7 +85,12 @@ fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
 }
 
 fn show(block: &Block<'_>, lane: &Lane<'_>) -> Value {
-    convert_block(block, Provenance::ScriptResult, lane.registry, lane.target).to_json()
+    if let Some(target) = lane.media {
+        return convert_block(block, lane.provenance, lane.registry, target).to_json();
+    }
+    let mut text = String::new();
+    render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
+    serde_json::json!({"type": "text", "text": text})
 }
 
 enum Shape {
