@@ -6,8 +6,9 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
+use crate::json::as_u53;
 use crate::render::{base64_decoded_len, clean_label};
-use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields};
+use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar};
 
 /// What a block is for the agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,7 +173,7 @@ pub struct InlineMedia<'a> {
     /// The declared media type, as received.
     pub mime_type: &'a str,
     /// The base64 data, as received.
-    pub data: &'a str,
+    pub data: &'a [u8],
     /// The decoded size in bytes, from the data's length.
     pub size: u64,
 }
@@ -183,7 +184,7 @@ pub struct EmbeddedBlob<'a> {
     /// The resource's media type, where it had one.
     pub mime_type: Option<&'a str>,
     /// The base64 blob, as received.
-    pub data: &'a str,
+    pub data: &'a [u8],
     /// The decoded size in bytes, from the blob's length.
     pub size: u64,
     /// How the blob is shown.
@@ -264,7 +265,6 @@ pub const URI_MAX_CHARS: usize = 4096;
 const NAME_MAX_CHARS: usize = 255;
 const MIME_MAX_CHARS: usize = 255;
 const EXPIRES_MAX_CHARS: usize = 64;
-const SIZE_MAX: u64 = (1 << 53) - 1;
 
 /// Decides what `block` is for the agent. The one decision every lane shows.
 ///
@@ -282,7 +282,7 @@ const SIZE_MAX: u64 = (1 << 53) - 1;
 /// );
 /// ```
 #[must_use]
-pub fn classify_block<'a>(block: &Block<'a>) -> Class<'a> {
+pub fn classify_block<'a>(block: &'a Block<'_>) -> Class<'a> {
     match &block.kind {
         BlockKind::Text { text } => Class::Text { text },
         BlockKind::Media(media) => classify_media(media),
@@ -294,23 +294,23 @@ pub fn classify_block<'a>(block: &Block<'a>) -> Class<'a> {
             reference(ReferenceSource::ResourceLink, fields, "size", Some("resource_link"))
         }
         BlockKind::Malformed { type_name, reason } => Class::Invalid {
-            type_name: *type_name,
+            type_name: type_name.as_deref(),
             reason,
         },
         BlockKind::Unknown { type_name, .. } => Class::Unsupported { type_name },
     }
 }
 
-fn classify_media<'a>(media: &MediaBody<'a>) -> Class<'a> {
+fn classify_media<'a>(media: &'a MediaBody<'_>) -> Class<'a> {
     let type_name = Some(media.kind.as_str());
-    match media.data {
+    match &media.data {
         Some(_) if media.reference.uri.is_some() || media.has_disposition => Class::Withheld { kind: media.kind },
-        Some(data) => match media.mime_type {
+        Some(data) => match media.mime_type.as_deref() {
             Some(mime_type) => Class::Media(InlineMedia {
                 kind: media.kind,
                 mime_type,
-                data,
-                size: base64_decoded_len(data),
+                data: data.as_bytes(),
+                size: base64_decoded_len(data.as_bytes()),
             }),
             None => Class::Invalid {
                 type_name,
@@ -329,22 +329,20 @@ fn classify_media<'a>(media: &MediaBody<'a>) -> Class<'a> {
     }
 }
 
-fn classify_embedded<'a>(embedded: &EmbeddedBody<'a>) -> Class<'a> {
-    match embedded.contents {
-        Contents::Text(text) => Class::EmbeddedText {
-            mime_type: embedded.mime_type,
-            text,
-        },
+fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
+    let mime_type = embedded.mime_type.as_deref();
+    match &embedded.contents {
+        Contents::Text(text) => Class::EmbeddedText { mime_type, text },
         Contents::Blob(data) => Class::EmbeddedBlob(EmbeddedBlob {
-            mime_type: embedded.mime_type,
-            data,
-            size: base64_decoded_len(data),
-            form: blob_form(embedded.mime_type, data),
+            mime_type,
+            data: data.as_bytes(),
+            size: base64_decoded_len(data.as_bytes()),
+            form: blob_form(mime_type, data.as_bytes()),
         }),
     }
 }
 
-fn blob_form(mime_type: Option<&str>, data: &str) -> BlobForm {
+fn blob_form(mime_type: Option<&str>, data: &[u8]) -> BlobForm {
     let Some(mime) = mime_type.and_then(|m| m.parse::<mime::Mime>().ok()) else {
         return BlobForm::File;
     };
@@ -382,13 +380,13 @@ fn is_textual(mime: &mime::Mime) -> bool {
 
 /// Decodes base64 as MCP servers send it: standard alphabet, line breaks allowed, padding
 /// optional.
-pub(crate) fn decode_base64(data: &str) -> Option<Vec<u8>> {
+pub(crate) fn decode_base64(data: &[u8]) -> Option<Vec<u8>> {
     const FORGIVING: GeneralPurpose = GeneralPurpose::new(
         &base64::alphabet::STANDARD,
         GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
     );
-    if data.bytes().any(|b| b.is_ascii_whitespace()) {
-        let compact: Vec<u8> = data.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if data.iter().any(u8::is_ascii_whitespace) {
+        let compact: Vec<u8> = data.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
         FORGIVING.decode(compact).ok()
     } else {
         FORGIVING.decode(data).ok()
@@ -397,12 +395,12 @@ pub(crate) fn decode_base64(data: &str) -> Option<Vec<u8>> {
 
 fn reference<'a>(
     source: ReferenceSource,
-    fields: &ReferenceFields<'a>,
+    fields: &'a ReferenceFields<'_>,
     size_field: &'static str,
     type_name: Option<&'a str>,
 ) -> Class<'a> {
-    let uri = match fields.uri {
-        Some(Value::String(uri)) if !uri.is_empty() => uri.as_str(),
+    let uri = match &fields.uri {
+        Some(Scalar::Str(uri)) if !uri.is_empty() => &**uri,
         _ => {
             return Class::Invalid {
                 type_name,
@@ -417,27 +415,30 @@ fn reference<'a>(
         };
     }
     let mut rejected = Vec::new();
-    let name = optional(&mut rejected, "name", fields.name, |v| bounded(v, NAME_MAX_CHARS));
-    let mime_type = optional(&mut rejected, "mimeType", fields.mime_type, |v| {
+    let name = optional(&mut rejected, "name", fields.name.as_ref(), |v| {
+        bounded(v, NAME_MAX_CHARS)
+    });
+    let mime_type = optional(&mut rejected, "mimeType", fields.mime_type.as_ref(), |v| {
         bounded(v, MIME_MAX_CHARS)
     });
-    let expires_at = optional(&mut rejected, "expiresAt", fields.expires_at, |v| {
+    let expires_at = optional(&mut rejected, "expiresAt", fields.expires_at.as_ref(), |v| {
         bounded(v, EXPIRES_MAX_CHARS)
     });
-    let size_bytes = optional(&mut rejected, size_field, fields.size_bytes, |v| {
-        v.as_u64()
-            .filter(|&n| n <= SIZE_MAX)
-            .ok_or("not an integer from 0 to 2^53-1")
+    let size_bytes = optional(&mut rejected, size_field, fields.size_bytes.as_ref(), |v| match v {
+        Scalar::Number(n) => as_u53(n).ok_or("not an integer from 0 to 2^53-1"),
+        _ => Err("not an integer from 0 to 2^53-1"),
     });
-    let digest = optional(&mut rejected, "digest", fields.digest, |v| {
+    let digest = optional(&mut rejected, "digest", fields.digest.as_ref(), |v| {
         v.as_str()
             .filter(|d| is_sha256_digest(d))
             .ok_or("not sha256: and 43 base64url characters")
     });
-    let disposition = optional(&mut rejected, "disposition", fields.disposition, |v| match v.as_str() {
-        Some("never") => Ok(Disposition::Never),
-        Some("ref") => Ok(Disposition::Ref),
-        _ => Err("not never or ref"),
+    let disposition = optional(&mut rejected, "disposition", fields.disposition.as_ref(), |v| {
+        match v.as_str() {
+            Some("never") => Ok(Disposition::Never),
+            Some("ref") => Ok(Disposition::Ref),
+            _ => Err("not never or ref"),
+        }
     });
     Class::Reference(Reference {
         source,
@@ -456,8 +457,8 @@ fn reference<'a>(
 fn optional<'a, T>(
     rejected: &mut Vec<RejectedField>,
     field: &'static str,
-    value: Option<&'a Value>,
-    check: impl FnOnce(&'a Value) -> Result<T, &'static str>,
+    value: Option<&'a Scalar<'a>>,
+    check: impl FnOnce(&'a Scalar<'a>) -> Result<T, &'static str>,
 ) -> Option<T> {
     match check(value?) {
         Ok(ok) => Some(ok),
@@ -468,10 +469,10 @@ fn optional<'a, T>(
     }
 }
 
-fn bounded(value: &Value, max: usize) -> Result<&str, &'static str> {
+fn bounded<'a>(value: &'a Scalar<'_>, max: usize) -> Result<&'a str, &'static str> {
     match value {
-        Value::String(s) if longer_than(s, max) => Err("exceeds schema maximum"),
-        Value::String(s) => Ok(s),
+        Scalar::Str(s) if longer_than(s, max) => Err("exceeds schema maximum"),
+        Scalar::Str(s) => Ok(s),
         _ => Err("not a string"),
     }
 }

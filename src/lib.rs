@@ -56,6 +56,7 @@
 
 mod classify;
 mod error;
+mod json;
 mod lanes;
 mod prompt;
 mod reference;
@@ -74,7 +75,7 @@ pub use classify::{
 };
 pub use error::{Error, ErrorKind};
 pub use lanes::convert::{convert_block, convert_message, AgentBlock};
-pub use lanes::history::{history, history_blocks, HistoryOptions};
+pub use lanes::history::{history, history_blocks, history_json, HistoryOptions};
 pub use lanes::script::{script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
 pub use prompt::{prompt_messages, AgentMessage};
 pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};

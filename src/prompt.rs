@@ -34,14 +34,15 @@ pub struct AgentMessage<'a> {
 ///
 /// let result = json!({"messages": [{"role": "user", "content": {"type": "resource",
 ///     "resource": {"uri": "file:///style.md", "mimeType": "text/markdown", "text": "Use short sentences."}}}]});
-/// let messages = prompt_messages(&Message::decode(&result)?, &ReferenceRegistry::new(), &Target::neutral());
+/// let message = Message::decode(&result)?;
+/// let messages = prompt_messages(&message, &ReferenceRegistry::new(), &Target::neutral());
 /// assert_eq!(messages[0].role.as_str(), "user");
 /// assert_eq!(messages[0].content[0].as_text(), Some("Use short sentences."));
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 #[must_use]
 pub fn prompt_messages<'a>(
-    message: &Message<'a>,
+    message: &'a Message<'_>,
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Vec<AgentMessage<'a>> {

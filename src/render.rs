@@ -85,7 +85,7 @@ pub(crate) fn rpc_error(error: &RpcError<'_>) -> String {
     if let Some(code) = error.code {
         let _ = write!(out, "error {code}: ");
     }
-    out.push_str(error.message);
+    out.push_str(&error.message);
     out.push(']');
     out
 }
@@ -123,7 +123,13 @@ fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<
 /// message or a provider takes text only.
 pub(crate) fn media_text(label: &str, mime_type: &str, data: &str, note: Option<&str>) -> String {
     let mut out = String::new();
-    media_marker(&mut out, label, Some(mime_type), Some(base64_decoded_len(data)), note);
+    media_marker(
+        &mut out,
+        label,
+        Some(mime_type),
+        Some(base64_decoded_len(data.as_bytes())),
+        note,
+    );
     out
 }
 
@@ -264,8 +270,8 @@ fn is_control(c: char) -> bool {
 /// bytes, less the padding. Line breaks inside the data are counted as data, so the figure is
 /// an upper bound there (markers say `~`).
 #[must_use]
-pub fn base64_decoded_len(data: &str) -> u64 {
-    let bytes = data.trim_end().as_bytes();
+pub fn base64_decoded_len(data: &[u8]) -> u64 {
+    let bytes = data.trim_ascii_end();
     let padding = bytes.iter().rev().take(2).take_while(|&&b| b == b'=').count();
     let chars = (bytes.len() - padding) as u64;
     chars * 3 / 4
@@ -289,11 +295,11 @@ mod tests {
 
     #[test]
     fn base64_length_counts_padding_out() {
-        assert_eq!(base64_decoded_len(""), 0);
-        assert_eq!(base64_decoded_len("aGk="), 2);
-        assert_eq!(base64_decoded_len("aGk"), 2);
-        assert_eq!(base64_decoded_len("aA=="), 1);
-        assert_eq!(base64_decoded_len("aGVsbG8h"), 6);
-        assert_eq!(base64_decoded_len("aGVsbG8h\n"), 6);
+        assert_eq!(base64_decoded_len(b""), 0);
+        assert_eq!(base64_decoded_len(b"aGk="), 2);
+        assert_eq!(base64_decoded_len(b"aGk"), 2);
+        assert_eq!(base64_decoded_len(b"aA=="), 1);
+        assert_eq!(base64_decoded_len(b"aGVsbG8h"), 6);
+        assert_eq!(base64_decoded_len(b"aGVsbG8h\n"), 6);
     }
 }

@@ -64,15 +64,15 @@ pub struct AgentToolResult<'a> {
 /// ```
 #[must_use]
 pub fn tool_result<'a>(
-    message: &Message<'a>,
+    message: &'a Message<'_>,
     name: &str,
     tool_use_id: &str,
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentToolResult<'a> {
     let (is_error, structured) = match message {
-        Message::RpcError(error) => return tool_call_failed(name, tool_use_id, error.message),
-        Message::ToolResult(result) => (result.is_error, result.structured_content.filter(|v| !v.is_null())),
+        Message::RpcError(error) => return tool_call_failed(name, tool_use_id, &error.message),
+        Message::ToolResult(result) => (result.is_error, result.structured_content.as_deref()),
         _ => (false, None),
     };
     let mut content = Vec::new();

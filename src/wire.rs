@@ -1,24 +1,30 @@
 //! MCP and MCPL shapes on the wire: tolerant decoding of blocks and of the messages that carry
-//! them.
+//! them, in one pass over the JSON bytes.
 //!
 //! Every block is decoded on its own. A block of a known type with a bad body is
 //! [`BlockKind::Malformed`]; a type this crate has never heard of is [`BlockKind::Unknown`].
 //! Neither fails the array, result or message around it. Decoding only reads the shape; what a
 //! block *is* for the agent is decided once, by [`classify_block`](crate::classify_block).
+//!
+//! Strings are borrowed from the input where they have no escape; base64 is never validated
+//! as text nor copied; what no lane reads is skipped.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde_json::Value;
 
 use crate::error::{Error, ErrorKind};
+use crate::json::{Peek, RawStr, Reader};
 
-/// One content block, decoded tolerantly. Borrows from the [`Value`] it was decoded from.
+/// One content block, decoded tolerantly. Borrows from the bytes it was read from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block<'a> {
     /// What the block's `type` and body say it is.
     pub kind: BlockKind<'a>,
     /// The block's `annotations`, where it has any.
     pub annotations: Annotations<'a>,
-    /// The block's `_meta`, kept as it arrived.
-    pub meta: Option<&'a Map<String, Value>>,
+    /// The block's `_meta`, as JSON text.
+    pub meta: Option<Cow<'a, str>>,
 }
 
 /// The body of a [`Block`], by its `type`.
@@ -28,7 +34,7 @@ pub enum BlockKind<'a> {
     /// `type: "text"` with a string `text`.
     Text {
         /// The text, as sent.
-        text: &'a str,
+        text: Cow<'a, str>,
     },
     /// `type: "image"` or `type: "audio"`: inline data, or an MCPL uri.
     Media(MediaBody<'a>),
@@ -41,16 +47,16 @@ pub enum BlockKind<'a> {
     /// A block of a known type whose body is bad, or a block that is no object or has no type.
     Malformed {
         /// The block's `type`, where it had a string one.
-        type_name: Option<&'a str>,
+        type_name: Option<Cow<'a, str>>,
         /// A short, fixed reason.
         reason: &'static str,
     },
     /// A block whose `type` this crate does not know. Kept verbatim.
     Unknown {
         /// The block's `type`.
-        type_name: &'a str,
-        /// The whole block, as it arrived.
-        raw: &'a Value,
+        type_name: Cow<'a, str>,
+        /// The whole block, as JSON text.
+        raw: Cow<'a, str>,
     },
 }
 
@@ -74,15 +80,27 @@ impl MediaKind {
     }
 }
 
+/// Base64 as it arrived: never validated as text, borrowed where the JSON string had no escape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Base64<'a>(pub Cow<'a, [u8]>);
+
+impl Base64<'_> {
+    /// The base64 bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 /// The body of an `image` or `audio` block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MediaBody<'a> {
     /// Image or audio.
     pub kind: MediaKind,
     /// The base64 `data`, where it is a string.
-    pub data: Option<&'a str>,
+    pub data: Option<Base64<'a>>,
     /// The `mimeType`, where it is a string.
-    pub mime_type: Option<&'a str>,
+    pub mime_type: Option<Cow<'a, str>>,
     /// Whether the block has a `disposition` (any value): the MCPL bulk form.
     pub has_disposition: bool,
     /// The MCPL reference fields of the same object (`uri`, `name`, `sizeBytes`, …).
@@ -93,20 +111,49 @@ pub struct MediaBody<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmbeddedBody<'a> {
     /// The resource's `uri`. Never shown to the agent.
-    pub uri: Option<&'a str>,
+    pub uri: Option<Cow<'a, str>>,
     /// The resource's `mimeType`, where it is a string.
-    pub mime_type: Option<&'a str>,
+    pub mime_type: Option<Cow<'a, str>>,
     /// Text or blob.
     pub contents: Contents<'a>,
 }
 
 /// The polymorphic contents of an embedded resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Contents<'a> {
     /// `text`.
-    Text(&'a str),
+    Text(Cow<'a, str>),
     /// `blob`: base64, as received. When a resource has both, the blob wins.
-    Blob(&'a str),
+    Blob(Base64<'a>),
+}
+
+/// A JSON value of a field, as far as a field check needs to know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scalar<'a> {
+    /// A string.
+    Str(Cow<'a, str>),
+    /// A number, as written (`12`, `1e400`).
+    Number(Cow<'a, str>),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// An array or an object.
+    Compound,
+    /// A string that is not UTF-8.
+    NotText,
+}
+
+impl Scalar<'_> {
+    /// The string, where this is one.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// The fields of a reference, as they arrived. [`classify_block`](crate::classify_block)
@@ -114,19 +161,19 @@ pub enum Contents<'a> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReferenceFields<'a> {
     /// `uri`.
-    pub uri: Option<&'a Value>,
+    pub uri: Option<Scalar<'a>>,
     /// `name`.
-    pub name: Option<&'a Value>,
+    pub name: Option<Scalar<'a>>,
     /// `mimeType`.
-    pub mime_type: Option<&'a Value>,
+    pub mime_type: Option<Scalar<'a>>,
     /// `sizeBytes` (MCPL), or `size` on a `resource_link` (RFC-005 §8.1).
-    pub size_bytes: Option<&'a Value>,
+    pub size_bytes: Option<Scalar<'a>>,
     /// `expiresAt`.
-    pub expires_at: Option<&'a Value>,
+    pub expires_at: Option<Scalar<'a>>,
     /// `digest`.
-    pub digest: Option<&'a Value>,
+    pub digest: Option<Scalar<'a>>,
     /// `disposition`.
-    pub disposition: Option<&'a Value>,
+    pub disposition: Option<Scalar<'a>>,
 }
 
 /// A block's `annotations`. Unknown fields are ignored; unknown roles are kept.
@@ -137,7 +184,7 @@ pub struct Annotations<'a> {
     /// `priority`, where it is a number.
     pub priority: Option<f64>,
     /// `lastModified`, where it is a string.
-    pub last_modified: Option<&'a str>,
+    pub last_modified: Option<Cow<'a, str>>,
 }
 
 /// A role in an audience or a prompt message. Roles this crate does not know are kept verbatim.
@@ -149,172 +196,34 @@ pub enum Role<'a> {
     /// `assistant`.
     Assistant,
     /// Any other role, as it arrived.
-    Other(&'a str),
+    Other(Cow<'a, str>),
 }
 
 impl<'a> Role<'a> {
-    fn parse(s: &'a str) -> Role<'a> {
-        match s {
+    fn parse(s: Cow<'a, str>) -> Role<'a> {
+        match &*s {
             "user" => Role::User,
             "assistant" => Role::Assistant,
-            other => Role::Other(other),
+            _ => Role::Other(s),
         }
     }
 
     /// The role as on the wire.
     #[must_use]
-    pub fn as_str(&self) -> &'a str {
+    pub fn as_str(&self) -> &str {
         match self {
             Role::User => "user",
             Role::Assistant => "assistant",
             Role::Other(s) => s,
         }
     }
-}
 
-impl<'a> Block<'a> {
-    /// Decodes one content block. Never fails: a bad block is [`BlockKind::Malformed`], an
-    /// unknown one [`BlockKind::Unknown`].
-    #[must_use]
-    pub fn decode(value: &'a Value) -> Block<'a> {
-        let Some(obj) = value.as_object() else {
-            return Block::bare(malformed(None, "block is not an object"));
-        };
-        let kind = match obj.get("type") {
-            Some(Value::String(t)) => decode_body(t, obj, value),
-            Some(_) => malformed(None, "block with non-string type"),
-            None => malformed(None, "block without type"),
-        };
-        Block {
-            kind,
-            annotations: obj.get("annotations").map(decode_annotations).unwrap_or_default(),
-            meta: obj.get("_meta").and_then(Value::as_object),
+    fn into_owned(self) -> Role<'static> {
+        match self {
+            Role::User => Role::User,
+            Role::Assistant => Role::Assistant,
+            Role::Other(s) => Role::Other(own(s)),
         }
-    }
-
-    /// Decodes one item of a `resources/read` result (`{uri, mimeType, text | blob}`) as the
-    /// embedded resource it is.
-    #[must_use]
-    pub fn decode_resource_contents(value: &'a Value) -> Block<'a> {
-        let kind = match value.as_object() {
-            Some(obj) => decode_embedded(obj),
-            None => malformed(Some("resource"), "resource contents are not an object"),
-        };
-        Block::bare(kind)
-    }
-
-    fn bare(kind: BlockKind<'a>) -> Block<'a> {
-        Block {
-            kind,
-            annotations: Annotations::default(),
-            meta: None,
-        }
-    }
-
-    /// The block's `type` on the wire, where it had a string one.
-    #[must_use]
-    pub fn type_name(&self) -> Option<&'a str> {
-        match &self.kind {
-            BlockKind::Text { .. } => Some("text"),
-            BlockKind::Media(m) => Some(m.kind.as_str()),
-            BlockKind::Embedded(_) | BlockKind::BulkReference(_) => Some("resource"),
-            BlockKind::ResourceLink(_) => Some("resource_link"),
-            BlockKind::Malformed { type_name, .. } => *type_name,
-            BlockKind::Unknown { type_name, .. } => Some(type_name),
-        }
-    }
-}
-
-fn malformed<'a>(type_name: Option<&'a str>, reason: &'static str) -> BlockKind<'a> {
-    BlockKind::Malformed { type_name, reason }
-}
-
-fn decode_body<'a>(type_name: &'a str, obj: &'a Map<String, Value>, raw: &'a Value) -> BlockKind<'a> {
-    match type_name {
-        "text" => match obj.get("text") {
-            Some(Value::String(text)) => BlockKind::Text { text },
-            Some(_) => malformed(Some("text"), "text block with non-string text"),
-            None => malformed(Some("text"), "text block without text"),
-        },
-        "image" => decode_media(MediaKind::Image, obj),
-        "audio" => decode_media(MediaKind::Audio, obj),
-        "resource" => match (obj.get("resource"), obj.get("uri")) {
-            (Some(Value::Object(inner)), _) => decode_embedded(inner),
-            (_, Some(_)) => BlockKind::BulkReference(reference_fields(obj, "sizeBytes")),
-            (Some(_), None) => malformed(Some("resource"), "resource block with non-object resource"),
-            (None, None) => malformed(Some("resource"), "resource block without resource or uri"),
-        },
-        "resource_link" => BlockKind::ResourceLink(reference_fields(obj, "size")),
-        _ => BlockKind::Unknown { type_name, raw },
-    }
-}
-
-fn decode_media(kind: MediaKind, obj: &Map<String, Value>) -> BlockKind<'_> {
-    let data = match obj.get("data") {
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return malformed(Some(kind.as_str()), media_reason(kind, "non-string data")),
-        None => None,
-    };
-    if data.is_none() && !obj.contains_key("uri") {
-        return malformed(Some(kind.as_str()), media_reason(kind, "no data or uri"));
-    }
-    BlockKind::Media(MediaBody {
-        kind,
-        data,
-        mime_type: obj.get("mimeType").and_then(Value::as_str),
-        has_disposition: obj.contains_key("disposition"),
-        reference: reference_fields(obj, "sizeBytes"),
-    })
-}
-
-/// Reasons are fixed strings, so each is spelled out per kind.
-fn media_reason(kind: MediaKind, what: &'static str) -> &'static str {
-    match (kind, what) {
-        (MediaKind::Image, "non-string data") => "image block with non-string data",
-        (MediaKind::Audio, "non-string data") => "audio block with non-string data",
-        (MediaKind::Image, _) => "image block without data or uri",
-        (MediaKind::Audio, _) => "audio block without data or uri",
-    }
-}
-
-fn decode_embedded(inner: &Map<String, Value>) -> BlockKind<'_> {
-    let contents = match (inner.get("blob"), inner.get("text")) {
-        (Some(Value::String(blob)), _) => Contents::Blob(blob),
-        (Some(_), _) => return malformed(Some("resource"), "embedded resource with non-string blob"),
-        (None, Some(Value::String(text))) => Contents::Text(text),
-        (None, Some(_)) => return malformed(Some("resource"), "embedded resource with non-string text"),
-        (None, None) => return malformed(Some("resource"), "embedded resource without text or blob"),
-    };
-    BlockKind::Embedded(EmbeddedBody {
-        uri: inner.get("uri").and_then(Value::as_str),
-        mime_type: inner.get("mimeType").and_then(Value::as_str),
-        contents,
-    })
-}
-
-fn reference_fields<'a>(obj: &'a Map<String, Value>, size_key: &str) -> ReferenceFields<'a> {
-    ReferenceFields {
-        uri: obj.get("uri"),
-        name: obj.get("name"),
-        mime_type: obj.get("mimeType"),
-        size_bytes: obj.get(size_key),
-        expires_at: obj.get("expiresAt"),
-        digest: obj.get("digest"),
-        disposition: obj.get("disposition"),
-    }
-}
-
-fn decode_annotations(value: &Value) -> Annotations<'_> {
-    let Some(obj) = value.as_object() else {
-        return Annotations::default();
-    };
-    Annotations {
-        audience: obj
-            .get("audience")
-            .and_then(Value::as_array)
-            .map(|roles| roles.iter().filter_map(Value::as_str).map(Role::parse).collect()),
-        priority: obj.get("priority").and_then(Value::as_f64),
-        last_modified: obj.get("lastModified").and_then(Value::as_str),
     }
 }
 
@@ -341,21 +250,21 @@ pub enum Message<'a> {
 pub struct ToolResult<'a> {
     /// `content`, one block per item. A `content` that is one object is read as one block.
     pub content: Vec<Block<'a>>,
-    /// `structuredContent`, of any JSON type (SEP-2106).
-    pub structured_content: Option<&'a Value>,
+    /// `structuredContent`, of any JSON type (SEP-2106), as JSON text.
+    pub structured_content: Option<Cow<'a, str>>,
     /// `isError`; absent or not a boolean reads as `false`.
     pub is_error: bool,
     /// `resultType` (`complete`, `input_required`, …), where it is a string.
-    pub result_type: Option<&'a str>,
-    /// `_meta`, as it arrived.
-    pub meta: Option<&'a Map<String, Value>>,
+    pub result_type: Option<Cow<'a, str>>,
+    /// `_meta`, as JSON text.
+    pub meta: Option<Cow<'a, str>>,
 }
 
 /// A `GetPromptResult`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt<'a> {
     /// `description`, where it is a string.
-    pub description: Option<&'a str>,
+    pub description: Option<Cow<'a, str>>,
     /// `messages`, in order.
     pub messages: Vec<PromptMessage<'a>>,
 }
@@ -375,33 +284,770 @@ pub struct RpcError<'a> {
     /// `code`, where it is an integer.
     pub code: Option<i64>,
     /// `message`; empty where it is missing or not a string.
-    pub message: &'a str,
-    /// `data`, as it arrived.
-    pub data: Option<&'a Value>,
+    pub message: Cow<'a, str>,
+    /// `data`, as JSON text.
+    pub data: Option<Cow<'a, str>>,
+}
+
+fn own<T: ?Sized + ToOwned>(cow: Cow<'_, T>) -> Cow<'static, T> {
+    Cow::Owned(cow.into_owned())
+}
+
+fn own_opt<T: ?Sized + ToOwned>(cow: Option<Cow<'_, T>>) -> Option<Cow<'static, T>> {
+    cow.map(own)
+}
+
+impl<'a> Block<'a> {
+    /// Decodes one content block from a [`Value`]. Never fails: a bad block is
+    /// [`BlockKind::Malformed`], an unknown one [`BlockKind::Unknown`].
+    ///
+    /// The bytes path, [`Message::parse`], borrows instead of copying.
+    #[must_use]
+    pub fn decode(value: &Value) -> Block<'static> {
+        let bytes = value.to_string().into_bytes();
+        let mut reader = Reader::new(&bytes);
+        // A Value always serializes to JSON this reader reads, and not deeper than it parsed.
+        read_block(&mut reader).map_or_else(|_| Block::bare(malformed(None, "block is not JSON")), Block::into_owned)
+    }
+
+    /// Decodes one item of a `resources/read` result (`{uri, mimeType, text | blob}`) as the
+    /// embedded resource it is.
+    #[must_use]
+    pub fn decode_resource_contents(value: &Value) -> Block<'static> {
+        let bytes = value.to_string().into_bytes();
+        let mut reader = Reader::new(&bytes);
+        read_resource_contents(&mut reader).map_or_else(
+            |_| Block::bare(malformed(Some(Cow::Borrowed("resource")), "block is not JSON")),
+            Block::into_owned,
+        )
+    }
+
+    fn bare(kind: BlockKind<'a>) -> Block<'a> {
+        Block {
+            kind,
+            annotations: Annotations::default(),
+            meta: None,
+        }
+    }
+
+    /// The block's `type` on the wire, where it had a string one.
+    #[must_use]
+    pub fn type_name(&self) -> Option<&str> {
+        match &self.kind {
+            BlockKind::Text { .. } => Some("text"),
+            BlockKind::Media(m) => Some(m.kind.as_str()),
+            BlockKind::Embedded(_) | BlockKind::BulkReference(_) => Some("resource"),
+            BlockKind::ResourceLink(_) => Some("resource_link"),
+            BlockKind::Malformed { type_name, .. } => type_name.as_deref(),
+            BlockKind::Unknown { type_name, .. } => Some(type_name),
+        }
+    }
+
+    /// The same block, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Block<'static> {
+        Block {
+            kind: match self.kind {
+                BlockKind::Text { text } => BlockKind::Text { text: own(text) },
+                BlockKind::Media(m) => BlockKind::Media(MediaBody {
+                    kind: m.kind,
+                    data: m.data.map(|d| Base64(own(d.0))),
+                    mime_type: own_opt(m.mime_type),
+                    has_disposition: m.has_disposition,
+                    reference: m.reference.into_owned(),
+                }),
+                BlockKind::Embedded(e) => BlockKind::Embedded(EmbeddedBody {
+                    uri: own_opt(e.uri),
+                    mime_type: own_opt(e.mime_type),
+                    contents: match e.contents {
+                        Contents::Text(t) => Contents::Text(own(t)),
+                        Contents::Blob(b) => Contents::Blob(Base64(own(b.0))),
+                    },
+                }),
+                BlockKind::BulkReference(r) => BlockKind::BulkReference(r.into_owned()),
+                BlockKind::ResourceLink(r) => BlockKind::ResourceLink(r.into_owned()),
+                BlockKind::Malformed { type_name, reason } => BlockKind::Malformed {
+                    type_name: own_opt(type_name),
+                    reason,
+                },
+                BlockKind::Unknown { type_name, raw } => BlockKind::Unknown {
+                    type_name: own(type_name),
+                    raw: own(raw),
+                },
+            },
+            annotations: Annotations {
+                audience: self
+                    .annotations
+                    .audience
+                    .map(|a| a.into_iter().map(Role::into_owned).collect()),
+                priority: self.annotations.priority,
+                last_modified: own_opt(self.annotations.last_modified),
+            },
+            meta: own_opt(self.meta),
+        }
+    }
+}
+
+impl Scalar<'_> {
+    fn into_owned(self) -> Scalar<'static> {
+        match self {
+            Scalar::Str(s) => Scalar::Str(own(s)),
+            Scalar::Number(n) => Scalar::Number(own(n)),
+            Scalar::Bool(b) => Scalar::Bool(b),
+            Scalar::Null => Scalar::Null,
+            Scalar::Compound => Scalar::Compound,
+            Scalar::NotText => Scalar::NotText,
+        }
+    }
+}
+
+impl ReferenceFields<'_> {
+    fn into_owned(self) -> ReferenceFields<'static> {
+        let own = |s: Option<Scalar<'_>>| s.map(Scalar::into_owned);
+        ReferenceFields {
+            uri: own(self.uri),
+            name: own(self.name),
+            mime_type: own(self.mime_type),
+            size_bytes: own(self.size_bytes),
+            expires_at: own(self.expires_at),
+            digest: own(self.digest),
+            disposition: own(self.disposition),
+        }
+    }
+}
+
+fn malformed<'a>(type_name: Option<Cow<'a, str>>, reason: &'static str) -> BlockKind<'a> {
+    BlockKind::Malformed { type_name, reason }
+}
+
+/// A key's name: its raw bytes, or its text where it has an escape.
+fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
+    if key.is_escaped() {
+        key.text()
+            .map_or(Cow::Borrowed(&[][..]), |t| Cow::Owned(t.into_owned().into_bytes()))
+    } else {
+        Cow::Borrowed(key.raw())
+    }
+}
+
+/// Reads any value as a [`Scalar`].
+fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
+    Ok(match r.peek()? {
+        Peek::String => r.string()?.text().map_or(Scalar::NotText, Scalar::Str),
+        Peek::Number => Scalar::Number(Cow::Borrowed(r.number()?)),
+        Peek::Bool => Scalar::Bool(r.boolean()?),
+        Peek::Null => {
+            r.null()?;
+            Scalar::Null
+        }
+        Peek::Object | Peek::Array => {
+            r.skip()?;
+            Scalar::Compound
+        }
+    })
+}
+
+/// Reads a string's text, or skips any other value: `None`.
+fn read_text<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Error> {
+    Ok(match read_scalar(r)? {
+        Scalar::Str(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// A field that must be of one JSON type: absent, of it, or of another.
+#[derive(Default)]
+enum Field<T> {
+    #[default]
+    Absent,
+    Good(T),
+    Bad,
+}
+
+fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
+    if r.peek()? != Peek::String {
+        r.skip()?;
+        return Ok(Field::Bad);
+    }
+    let raw = r.string()?;
+    Ok(if raw.is_escaped() {
+        raw.text().map_or(Field::Bad, |t| {
+            Field::Good(Base64(Cow::Owned(t.into_owned().into_bytes())))
+        })
+    } else {
+        Field::Good(Base64(Cow::Borrowed(raw.raw())))
+    })
+}
+
+fn read_string_field<'a>(r: &mut Reader<'a>) -> Result<Field<Cow<'a, str>>, Error> {
+    Ok(match read_scalar(r)? {
+        Scalar::Str(s) => Field::Good(s),
+        _ => Field::Bad,
+    })
+}
+
+/// The JSON text of the next value, skipped.
+fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
+    r.peek()?;
+    let start = r.position();
+    r.skip()?;
+    Ok(String::from_utf8_lossy(r.slice(start, r.position())))
+}
+
+fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Annotations<'a>, Error> {
+    let mut annotations = Annotations::default();
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        return Ok(annotations);
+    }
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        let key = key_name(&key);
+        if &*key == b"audience" && r.peek()? == Peek::Array {
+            let mut roles = Vec::new();
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                if let Some(role) = read_text(r)? {
+                    roles.push(Role::parse(role));
+                }
+            }
+            annotations.audience = Some(roles);
+        } else if &*key == b"priority" {
+            if let Scalar::Number(n) = read_scalar(r)? {
+                annotations.priority = n.parse().ok();
+            }
+        } else if &*key == b"lastModified" {
+            annotations.last_modified = read_text(r)?;
+        } else {
+            r.skip()?;
+        }
+    }
+    Ok(annotations)
+}
+
+/// Every field a block may have, as it was read.
+#[derive(Default)]
+struct BlockFields<'a> {
+    type_name: Option<Scalar<'a>>,
+    text: Option<Scalar<'a>>,
+    data: Option<Field<Base64<'a>>>,
+    mime_type: Option<Scalar<'a>>,
+    resource: Option<Result<Box<BlockKind<'a>>, ()>>,
+    reference: ReferenceFields<'a>,
+    size: Option<Scalar<'a>>,
+    has_uri: bool,
+    has_disposition: bool,
+    annotations: Annotations<'a>,
+    meta: Option<Cow<'a, str>>,
+}
+
+/// Reads one block at the reader's position.
+pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        return Ok(Block::bare(malformed(None, "block is not an object")));
+    }
+    let start = r.position();
+    let mut f = BlockFields::default();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        read_block_field(r, &key_name(&key), &mut f)?;
+    }
+    let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
+    let kind = match f.type_name {
+        Some(Scalar::Str(ref t)) => block_kind(t.clone(), &mut f, raw),
+        Some(_) => malformed(None, "block with non-string type"),
+        None => malformed(None, "block without type"),
+    };
+    Ok(Block {
+        kind,
+        annotations: f.annotations,
+        meta: f.meta,
+    })
+}
+
+fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>) -> Result<(), Error> {
+    let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
+    match key {
+        b"type" => f.type_name = scalar(r)?,
+        b"text" => f.text = scalar(r)?,
+        b"data" => f.data = Some(read_base64(r)?),
+        b"mimeType" => {
+            let value = read_scalar(r)?;
+            f.reference.mime_type = Some(value.clone());
+            f.mime_type = Some(value);
+        }
+        b"resource" => {
+            f.resource = Some(if r.peek()? == Peek::Object {
+                Ok(Box::new(read_embedded(r)?))
+            } else {
+                r.skip()?;
+                Err(())
+            });
+        }
+        b"uri" => {
+            f.has_uri = true;
+            f.reference.uri = scalar(r)?;
+        }
+        b"name" => f.reference.name = scalar(r)?,
+        b"sizeBytes" => f.reference.size_bytes = scalar(r)?,
+        b"size" => f.size = scalar(r)?,
+        b"expiresAt" => f.reference.expires_at = scalar(r)?,
+        b"digest" => f.reference.digest = scalar(r)?,
+        b"disposition" => {
+            f.has_disposition = true;
+            f.reference.disposition = scalar(r)?;
+        }
+        b"annotations" => f.annotations = read_annotations(r)?,
+        b"_meta" => f.meta = Some(read_raw(r)?),
+        _ => r.skip()?,
+    }
+    Ok(())
+}
+
+fn block_kind<'a>(
+    type_name: Cow<'a, str>,
+    f: &mut BlockFields<'a>,
+    raw: impl FnOnce() -> Cow<'a, str>,
+) -> BlockKind<'a> {
+    let known = |name: &'static str| Some(Cow::Borrowed(name));
+    match &*type_name {
+        "text" => match f.text.take() {
+            Some(Scalar::Str(text)) => BlockKind::Text { text },
+            Some(_) => malformed(known("text"), "text block with non-string text"),
+            None => malformed(known("text"), "text block without text"),
+        },
+        "image" | "audio" => {
+            let kind = if &*type_name == "image" {
+                MediaKind::Image
+            } else {
+                MediaKind::Audio
+            };
+            let data = match f.data.take() {
+                Some(Field::Good(data)) => Some(data),
+                Some(Field::Bad) => return malformed(known(kind.as_str()), media_reason(kind, true)),
+                Some(Field::Absent) | None => None,
+            };
+            if data.is_none() && !f.has_uri {
+                return malformed(known(kind.as_str()), media_reason(kind, false));
+            }
+            BlockKind::Media(MediaBody {
+                kind,
+                data,
+                mime_type: match f.mime_type.take() {
+                    Some(Scalar::Str(s)) => Some(s),
+                    _ => None,
+                },
+                has_disposition: f.has_disposition,
+                reference: std::mem::take(&mut f.reference),
+            })
+        }
+        "resource" => match (f.resource.take(), f.has_uri) {
+            (Some(Ok(embedded)), _) => *embedded,
+            (_, true) => BlockKind::BulkReference(std::mem::take(&mut f.reference)),
+            (Some(Err(())), false) => malformed(known("resource"), "resource block with non-object resource"),
+            (None, false) => malformed(known("resource"), "resource block without resource or uri"),
+        },
+        "resource_link" => {
+            let mut fields = std::mem::take(&mut f.reference);
+            fields.size_bytes = f.size.take();
+            BlockKind::ResourceLink(fields)
+        }
+        _ => BlockKind::Unknown { type_name, raw: raw() },
+    }
+}
+
+/// Reasons are fixed strings, so each is spelled out per kind.
+fn media_reason(kind: MediaKind, non_string_data: bool) -> &'static str {
+    match (kind, non_string_data) {
+        (MediaKind::Image, true) => "image block with non-string data",
+        (MediaKind::Audio, true) => "audio block with non-string data",
+        (MediaKind::Image, false) => "image block without data or uri",
+        (MediaKind::Audio, false) => "audio block without data or uri",
+    }
+}
+
+/// Reads the object of an embedded resource (or of a read resource's contents).
+fn read_embedded<'a>(r: &mut Reader<'a>) -> Result<BlockKind<'a>, Error> {
+    let mut uri = None;
+    let mut mime_type = None;
+    let mut text = Field::Absent;
+    let mut blob = Field::Absent;
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"uri" => uri = read_text(r)?,
+            b"mimeType" => mime_type = read_text(r)?,
+            b"text" => text = read_string_field(r)?,
+            b"blob" => blob = read_base64(r)?,
+            _ => r.skip()?,
+        }
+    }
+    let resource = || Some(Cow::Borrowed("resource"));
+    let contents = match (blob, text) {
+        (Field::Good(blob), _) => Contents::Blob(blob),
+        (Field::Bad, _) => return Ok(malformed(resource(), "embedded resource with non-string blob")),
+        (Field::Absent, Field::Good(text)) => Contents::Text(text),
+        (Field::Absent, Field::Bad) => return Ok(malformed(resource(), "embedded resource with non-string text")),
+        (Field::Absent, Field::Absent) => return Ok(malformed(resource(), "embedded resource without text or blob")),
+    };
+    Ok(BlockKind::Embedded(EmbeddedBody {
+        uri,
+        mime_type,
+        contents,
+    }))
+}
+
+fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        return Ok(Block::bare(malformed(
+            Some(Cow::Borrowed("resource")),
+            "resource contents are not an object",
+        )));
+    }
+    Ok(Block::bare(read_embedded(r)?))
+}
+
+/// What decoding a message finds, in order. The one walk over a message reports to a sink:
+/// [`Message::parse`] collects, a lane renders as it goes.
+pub(crate) trait Sink<'a> {
+    /// A block of the message's content, prompt message or read resource.
+    fn block(&mut self, block: Block<'a>);
+    /// Saves where the sink stands, for [`Sink::reset`].
+    fn mark(&mut self) -> usize;
+    /// Forgets what was reported since `mark`: the object turned out to be one block.
+    fn reset(&mut self, mark: usize);
+    /// The end of one prompt message, with its role.
+    fn end_prompt_message(&mut self, _role: Option<Role<'a>>) {}
+}
+
+/// What the walk learned of the message's shape beside its blocks.
+#[derive(Default)]
+struct Shape<'a> {
+    kind: Option<ShapeKind>,
+    structured_content: Option<Cow<'a, str>>,
+    is_error: bool,
+    result_type: Option<Cow<'a, str>>,
+    meta: Option<Cow<'a, str>>,
+    description: Option<Cow<'a, str>>,
+    rpc_error: Option<RpcError<'a>>,
+}
+
+impl Shape<'_> {
+    fn of(kind: ShapeKind) -> Self {
+        Shape {
+            kind: Some(kind),
+            ..Shape::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShapeKind {
+    ToolResult,
+    RoleContent,
+    Prompt,
+    Resource,
+    Blocks,
+    RpcError,
+    NoContent,
+}
+
+fn unrecognized() -> Error {
+    Error::new(
+        ErrorKind::UnrecognizedMessage,
+        "unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks",
+    )
+}
+
+/// Walks a message at the reader's position, reporting its blocks to `sink`.
+fn walk_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<Shape<'a>, Error> {
+    match r.peek()? {
+        Peek::Array => {
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                sink.block(read_block(r)?);
+            }
+            Ok(Shape::of(ShapeKind::Blocks))
+        }
+        Peek::Object => walk_object(r, sink, true),
+        _ => Err(unrecognized()),
+    }
+}
+
+/// Which keys an object had, for deciding what it is.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a key: the plainest record of what was seen
+struct Seen {
+    rpc: bool,
+    role: bool,
+    string_type: bool,
+    content: bool,
+    structured: bool,
+    result_type: bool,
+}
+
+/// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block.
+fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) -> Result<Shape<'a>, Error> {
+    let start = r.position();
+    let mut shape = Shape::default();
+    let mut seen = Seen::default();
+    let mut result: Option<Shape<'a>> = None;
+    let mark = sink.mark();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"jsonrpc" | b"id" if outer => {
+                seen.rpc = true;
+                r.skip()?;
+            }
+            b"result" if outer => {
+                result = Some(if r.peek()? == Peek::Object {
+                    walk_object(r, sink, false)?
+                } else {
+                    r.skip()?;
+                    Shape::of(ShapeKind::NoContent)
+                });
+            }
+            b"error" if outer => shape.rpc_error = Some(read_rpc_error(r)?),
+            b"type" => {
+                seen.string_type = r.peek()? == Peek::String;
+                r.skip()?;
+            }
+            b"role" => {
+                seen.role = true;
+                r.skip()?;
+            }
+            b"content" => {
+                seen.content = true;
+                read_content(r, sink)?;
+            }
+            b"structuredContent" => {
+                seen.structured = true;
+                let raw = read_raw(r)?;
+                shape.structured_content = (raw != "null").then_some(raw);
+            }
+            b"isError" => shape.is_error = matches!(read_scalar(r)?, Scalar::Bool(true)),
+            b"resultType" => {
+                seen.result_type = true;
+                shape.result_type = read_text(r)?;
+            }
+            b"_meta" => shape.meta = Some(read_raw(r)?),
+            b"description" => shape.description = read_text(r)?,
+            b"messages" if r.peek()? == Peek::Array => {
+                shape.kind.get_or_insert(ShapeKind::Prompt);
+                let mut items = r.array()?;
+                while r.next_element(&mut items)? {
+                    read_prompt_message(r, sink)?;
+                }
+            }
+            b"contents" if r.peek()? == Peek::Array => {
+                shape.kind.get_or_insert(ShapeKind::Resource);
+                let mut items = r.array()?;
+                while r.next_element(&mut items)? {
+                    sink.block(read_resource_contents(r)?);
+                }
+            }
+            _ => r.skip()?,
+        }
+    }
+    if seen.string_type {
+        // The object is one block: forget what its fields reported, and read it again as one.
+        sink.reset(mark);
+        let mut again = Reader::new(r.slice(start, r.position()));
+        sink.block(read_block(&mut again)?);
+        return Ok(Shape::of(ShapeKind::Blocks));
+    }
+    decide(shape, &seen, result, outer)
+}
+
+/// What an object that is no block is, from the keys it had.
+fn decide<'a>(mut shape: Shape<'a>, seen: &Seen, result: Option<Shape<'a>>, outer: bool) -> Result<Shape<'a>, Error> {
+    if seen.rpc {
+        if let Some(result) = result {
+            return Ok(result);
+        }
+        if let Some(error) = shape.rpc_error.take() {
+            return Ok(Shape {
+                rpc_error: Some(error),
+                ..Shape::of(ShapeKind::RpcError)
+            });
+        }
+    }
+    shape.kind = if seen.content {
+        Some(if seen.role && !seen.structured {
+            ShapeKind::RoleContent
+        } else {
+            ShapeKind::ToolResult
+        })
+    } else if shape.kind.is_some() {
+        shape.kind
+    } else if seen.structured {
+        Some(ShapeKind::ToolResult)
+    } else if seen.result_type || !outer {
+        Some(ShapeKind::NoContent)
+    } else {
+        return Err(unrecognized());
+    };
+    Ok(shape)
+}
+
+/// `content`: one block, or an array of blocks.
+fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+    if r.peek()? == Peek::Array {
+        let mut items = r.array()?;
+        while r.next_element(&mut items)? {
+            sink.block(read_block(r)?);
+        }
+    } else {
+        sink.block(read_block(r)?);
+    }
+    Ok(())
+}
+
+fn read_prompt_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        sink.block(Block::bare(malformed(None, "prompt message is not an object")));
+        sink.end_prompt_message(None);
+        return Ok(());
+    }
+    let mut role = None;
+    let mut has_content = false;
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"role" => role = read_text(r)?.map(Role::parse),
+            b"content" => {
+                has_content = true;
+                read_content(r, sink)?;
+            }
+            _ => r.skip()?,
+        }
+    }
+    if !has_content {
+        sink.block(Block::bare(malformed(None, "prompt message without content")));
+    }
+    sink.end_prompt_message(role);
+    Ok(())
+}
+
+fn read_rpc_error<'a>(r: &mut Reader<'a>) -> Result<RpcError<'a>, Error> {
+    let mut error = RpcError {
+        code: None,
+        message: Cow::Borrowed(""),
+        data: None,
+    };
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        return Ok(error);
+    }
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"code" => {
+                if let Scalar::Number(n) = read_scalar(r)? {
+                    error.code = n.parse().ok();
+                }
+            }
+            b"message" => error.message = read_text(r)?.unwrap_or_default(),
+            b"data" => error.data = Some(read_raw(r)?),
+            _ => r.skip()?,
+        }
+    }
+    Ok(error)
+}
+
+/// Collects a message's blocks into a [`Message`].
+#[derive(Default)]
+struct Collect<'a> {
+    blocks: Vec<Block<'a>>,
+    messages: Vec<PromptMessage<'a>>,
+    marks: Vec<(usize, usize)>,
+}
+
+impl<'a> Sink<'a> for Collect<'a> {
+    fn block(&mut self, block: Block<'a>) {
+        self.blocks.push(block);
+    }
+
+    fn mark(&mut self) -> usize {
+        self.marks.push((self.blocks.len(), self.messages.len()));
+        self.marks.len() - 1
+    }
+
+    fn reset(&mut self, mark: usize) {
+        if let Some(&(blocks, messages)) = self.marks.get(mark) {
+            self.blocks.truncate(blocks);
+            self.messages.truncate(messages);
+        }
+    }
+
+    fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
+        let content = std::mem::take(&mut self.blocks);
+        self.messages.push(PromptMessage { role, content });
+    }
+}
+
+/// Walks the message in `bytes`, reporting its blocks to `sink`, and checks the JSON ends.
+pub(crate) fn walk<'a>(bytes: &'a [u8], sink: &mut impl Sink<'a>) -> Result<MessageShape<'a>, Error> {
+    let mut reader = Reader::new(bytes);
+    let shape = walk_message(&mut reader, sink)?;
+    reader.finish()?;
+    Ok(MessageShape(shape))
+}
+
+/// What a walk found beside the blocks, opaque outside this module.
+pub(crate) struct MessageShape<'a>(Shape<'a>);
+
+impl<'a> MessageShape<'a> {
+    /// The JSON-RPC error, where the message is one.
+    pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
+        self.0.rpc_error.as_ref()
+    }
 }
 
 impl<'a> Message<'a> {
-    /// Detects and decodes the message in `value`: a JSON-RPC response (`result` or `error`),
-    /// a `CallToolResult`, a `GetPromptResult`, a `ReadResourceResult`, an event payload
-    /// `{content: […]}`, a bare array of blocks or a single block.
+    /// Detects and decodes the message in `bytes`: a JSON-RPC response (`result` or `error`), a
+    /// `CallToolResult`, a `GetPromptResult`, a `ReadResourceResult`, an event payload
+    /// `{content: […]}`, a bare array of blocks or a single block. Strings are borrowed from
+    /// `bytes`.
     ///
-    /// Fails only where `value` is none of these; a bad block inside is never an error.
-    pub fn decode(value: &'a Value) -> Result<Message<'a>, Error> {
-        let obj = match value {
-            Value::Array(items) => return Ok(Message::Blocks(items.iter().map(Block::decode).collect())),
-            Value::Object(obj) => obj,
-            _ => return Err(unrecognized()),
-        };
-        let is_rpc = obj.contains_key("jsonrpc") || obj.contains_key("id");
-        if is_rpc {
-            if let Some(result) = obj.get("result") {
-                return Ok(decode_result(result).unwrap_or(Message::NoContent));
-            }
-            if let Some(error) = obj.get("error") {
-                return Ok(Message::RpcError(decode_rpc_error(error)));
-            }
-        }
-        decode_result(value).ok_or_else(unrecognized)
+    /// Fails where `bytes` are not JSON (or nest deeper than 128 levels), or are JSON of none of
+    /// these shapes; a bad block inside is never an error.
+    pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
+        let mut collect = Collect::default();
+        let MessageShape(shape) = walk(bytes, &mut collect)?;
+        let Collect { blocks, messages, .. } = collect;
+        Ok(match shape.kind {
+            Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {
+                content: blocks,
+                structured_content: shape.structured_content,
+                is_error: shape.is_error,
+                result_type: shape.result_type,
+                meta: shape.meta,
+            }),
+            Some(ShapeKind::Prompt) => Message::Prompt(Prompt {
+                description: shape.description,
+                messages,
+            }),
+            Some(ShapeKind::Resource) => Message::Resource(blocks),
+            Some(ShapeKind::Blocks | ShapeKind::RoleContent) => Message::Blocks(blocks),
+            Some(ShapeKind::RpcError) => Message::RpcError(shape.rpc_error.unwrap_or(RpcError {
+                code: None,
+                message: Cow::Borrowed(""),
+                data: None,
+            })),
+            Some(ShapeKind::NoContent) | None => Message::NoContent,
+        })
+    }
+
+    /// Decodes the message in a [`Value`], as [`Message::parse`] does its bytes. The bytes path
+    /// borrows; this one owns.
+    pub fn decode(value: &Value) -> Result<Message<'static>, Error> {
+        let bytes = value.to_string().into_bytes();
+        Message::parse(&bytes).map(Message::into_owned)
     }
 
     /// Every block of the message, in order (prompt messages one after the other).
@@ -414,89 +1060,38 @@ impl<'a> Message<'a> {
             Message::RpcError(_) | Message::NoContent => Box::new(std::iter::empty()),
         }
     }
-}
 
-fn unrecognized() -> Error {
-    Error::new(
-        ErrorKind::UnrecognizedMessage,
-        "unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks",
-    )
-}
-
-/// The shapes a result (or a bare payload) may have; `None` where it has none of them.
-fn decode_result(value: &Value) -> Option<Message<'_>> {
-    let obj = value.as_object()?;
-    if obj.get("type").is_some_and(Value::is_string) {
-        return Some(Message::Blocks(vec![Block::decode(value)]));
-    }
-    if let Some(content) = obj.get("content") {
-        let content = one_or_many(content);
-        if obj.contains_key("role") && !obj.contains_key("structuredContent") {
-            // A sampling message or result: `{role, content}`.
-            return Some(Message::Blocks(content));
+    /// The same message, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Message<'static> {
+        let blocks = |b: Vec<Block<'_>>| b.into_iter().map(Block::into_owned).collect();
+        match self {
+            Message::ToolResult(r) => Message::ToolResult(ToolResult {
+                content: blocks(r.content),
+                structured_content: own_opt(r.structured_content),
+                is_error: r.is_error,
+                result_type: own_opt(r.result_type),
+                meta: own_opt(r.meta),
+            }),
+            Message::Prompt(p) => Message::Prompt(Prompt {
+                description: own_opt(p.description),
+                messages: p
+                    .messages
+                    .into_iter()
+                    .map(|m| PromptMessage {
+                        role: m.role.map(Role::into_owned),
+                        content: blocks(m.content),
+                    })
+                    .collect(),
+            }),
+            Message::Resource(b) => Message::Resource(blocks(b)),
+            Message::Blocks(b) => Message::Blocks(blocks(b)),
+            Message::RpcError(e) => Message::RpcError(RpcError {
+                code: e.code,
+                message: own(e.message),
+                data: own_opt(e.data),
+            }),
+            Message::NoContent => Message::NoContent,
         }
-        return Some(Message::ToolResult(tool_result(obj, content)));
-    }
-    if let Some(Value::Array(messages)) = obj.get("messages") {
-        return Some(Message::Prompt(Prompt {
-            description: obj.get("description").and_then(Value::as_str),
-            messages: messages.iter().map(decode_prompt_message).collect(),
-        }));
-    }
-    if let Some(Value::Array(contents)) = obj.get("contents") {
-        return Some(Message::Resource(
-            contents.iter().map(Block::decode_resource_contents).collect(),
-        ));
-    }
-    if obj.contains_key("structuredContent") {
-        // No `content` at all, but structured content: a tool result with no blocks.
-        return Some(Message::ToolResult(tool_result(obj, Vec::new())));
-    }
-    if obj.contains_key("resultType") {
-        // A result (2026-07-28 marks every result) that carries nothing to show.
-        return Some(Message::NoContent);
-    }
-    None
-}
-
-fn tool_result<'a>(obj: &'a Map<String, Value>, content: Vec<Block<'a>>) -> ToolResult<'a> {
-    ToolResult {
-        content,
-        structured_content: obj.get("structuredContent"),
-        is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
-        result_type: obj.get("resultType").and_then(Value::as_str),
-        meta: obj.get("_meta").and_then(Value::as_object),
-    }
-}
-
-/// `content` that is one block or an array of blocks.
-fn one_or_many(content: &Value) -> Vec<Block<'_>> {
-    match content {
-        Value::Array(items) => items.iter().map(Block::decode).collect(),
-        one => vec![Block::decode(one)],
-    }
-}
-
-fn decode_prompt_message(value: &Value) -> PromptMessage<'_> {
-    let Some(obj) = value.as_object() else {
-        return PromptMessage {
-            role: None,
-            content: vec![Block::bare(malformed(None, "prompt message is not an object"))],
-        };
-    };
-    PromptMessage {
-        role: obj.get("role").and_then(Value::as_str).map(Role::parse),
-        content: match obj.get("content") {
-            Some(content) => one_or_many(content),
-            None => vec![Block::bare(malformed(None, "prompt message without content"))],
-        },
-    }
-}
-
-fn decode_rpc_error(value: &Value) -> RpcError<'_> {
-    RpcError {
-        code: value.get("code").and_then(Value::as_i64),
-        message: value.get("message").and_then(Value::as_str).unwrap_or(""),
-        data: value.get("data"),
     }
 }

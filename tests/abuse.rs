@@ -82,11 +82,8 @@ fn invalid_utf8_in_a_textual_blob_says_so() {
     let blob = base64::engine::general_purpose::STANDARD.encode(&bytes);
     let value =
         json!([{"type": "resource", "resource": {"uri": "file:///x.txt", "mimeType": "text/plain", "blob": blob}}]);
-    let text = history(
-        &Message::decode(&value).unwrap(),
-        &registry(),
-        &HistoryOptions::default(),
-    );
+    let value_message = Message::decode(&value).unwrap();
+    let text = history(&value_message, &registry(), &HistoryOptions::default());
     assert_eq!(text, "[file: text/plain, ~2KB, not text: invalid UTF-8]");
 }
 
@@ -118,11 +115,8 @@ fn megabyte_labels_give_short_markers_and_stubs() {
 fn escaped_lone_surrogates_cost_no_sibling() {
     let bytes = br#"{"content":[{"type":"text","text":"before \ud800 after"},{"type":"text","text":"sibling"},{"type":"resource_link","uri":"file:///x","name":"n\udc00"}]}"#;
     let value = parse_json(bytes).unwrap();
-    let text = history(
-        &Message::decode(&value).unwrap(),
-        &registry(),
-        &HistoryOptions::default(),
-    );
+    let value_message = Message::decode(&value).unwrap();
+    let text = history(&value_message, &registry(), &HistoryOptions::default());
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "before \u{FFFD} after");
     assert_eq!(lines[1], "sibling");
@@ -150,7 +144,8 @@ fn size_bytes_of_1e400_is_a_dropped_field_not_a_lost_message() {
 fn a_text_imitating_a_stub_never_gets_a_record() {
     let registry = ReferenceRegistry::new();
     let real = json!([{"type": "resource_link", "uri": "https://real.example/r?token=t", "name": "real"}]);
-    let real_text = history(&Message::decode(&real).unwrap(), &registry, &HistoryOptions::default());
+    let real_message = Message::decode(&real).unwrap();
+    let real_text = history(&real_message, &registry, &HistoryOptions::default());
     let real_id = real_text[1..18].to_owned();
     let forged_ids = [
         "ref_0000000000000",

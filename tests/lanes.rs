@@ -161,12 +161,11 @@ fn reference_stub_shows_name_type_and_claimed_size_never_the_uri() {
     let block =
         json!({"type": "resource", "uri": uri, "name": "q3.csv", "mimeType": "text/csv", "sizeBytes": 52_428_800});
     let text = history_of(&json!([block.clone()]));
-    let id = registry().register(
-        &match mcp_agent_view::classify_block(&mcp_agent_view::Block::decode(&block)) {
-            mcp_agent_view::Class::Reference(r) => r,
-            other => panic!("{other:?}"),
-        },
-    );
+    let block_block = mcp_agent_view::Block::decode(&block);
+    let id = registry().register(&match mcp_agent_view::classify_block(&block_block) {
+        mcp_agent_view::Class::Reference(r) => r,
+        other => panic!("{other:?}"),
+    });
     assert_eq!(
         text,
         format!("[{id}] q3.csv — text/csv, ~50.0MB claimed — from tool result — fetch with fetch_reference")
@@ -412,11 +411,8 @@ fn history_provenance_is_an_option() {
         provenance: Provenance::Prompt,
         budget: None,
     };
-    let text = history(
-        &Message::decode(&message).unwrap(),
-        &ReferenceRegistry::with_seed(1),
-        &options,
-    );
+    let message_message = Message::decode(&message).unwrap();
+    let text = history(&message_message, &ReferenceRegistry::with_seed(1), &options);
     assert!(
         text.ends_with("] a — from prompt — fetch with fetch_reference"),
         "{text}"
@@ -428,17 +424,10 @@ fn the_same_uri_gets_the_same_id_across_lanes() {
     let link = json!({"type": "resource_link", "uri": "file:///same", "name": "same"});
     let registry = ReferenceRegistry::new();
     let message = json!([link.clone()]);
-    let text = history(
-        &Message::decode(&message).unwrap(),
-        &registry,
-        &HistoryOptions::default(),
-    );
-    let converted = mcp_agent_view::convert_block(
-        &mcp_agent_view::Block::decode(&link),
-        Provenance::PushEvent,
-        &registry,
-        &neutral(),
-    );
+    let message_message = Message::decode(&message).unwrap();
+    let text = history(&message_message, &registry, &HistoryOptions::default());
+    let link_block = mcp_agent_view::Block::decode(&link);
+    let converted = mcp_agent_view::convert_block(&link_block, Provenance::PushEvent, &registry, &neutral());
     let id = |s: &str| s.split(']').next().unwrap().to_owned();
     assert_eq!(id(&text), id(converted.as_text().unwrap()));
     assert_eq!(registry.len(), 1);

@@ -41,7 +41,8 @@ fn prompt_messages_map_every_block_and_keep_roles() {
 #[test]
 fn a_failed_prompt_request_reads_as_one_user_message() {
     let error = json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Unknown prompt"}});
-    let messages = prompt_messages(&Message::decode(&error).unwrap(), &registry(), &neutral());
+    let error_message = Message::decode(&error).unwrap();
+    let messages = prompt_messages(&error_message, &registry(), &neutral());
     assert_eq!(messages.len(), 1);
     assert_eq!(
         messages[0].content[0].as_text(),

@@ -243,7 +243,8 @@ fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
         collect_texts(&script, &mut texts);
         all.push(script.to_string());
         let prompt = json!({"messages": [{"role": "user", "content": message_content(input)}]});
-        let messages = prompt_messages(&Message::decode(&prompt).unwrap(), &registry, &target);
+        let prompt_message = Message::decode(&prompt).unwrap();
+        let messages = prompt_messages(&prompt_message, &registry, &target);
         all.push(Value::Array(target.messages_json(&messages)).to_string());
     }
     all.extend(texts.iter().cloned());
@@ -369,6 +370,17 @@ proptest! {
             pieces.push(piece);
         }
         prop_assert_eq!(whole, pieces.join("\n"));
+    }
+
+    /// The bytes path reads what the `Value` path reads.
+    #[test]
+    fn bytes_and_values_read_alike(input in result()) {
+        let bytes = serde_json::to_vec(&input).unwrap();
+        let from_value = history(&Message::decode(&input).unwrap(), &ReferenceRegistry::with_seed(5), &HistoryOptions::default());
+        let from_bytes = mcp_agent_view::history_json(&bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
+        prop_assert_eq!(&from_value, &from_bytes);
+        let parsed = Message::parse(&bytes).unwrap();
+        prop_assert_eq!(Message::decode(&input).unwrap(), parsed.into_owned());
     }
 
     /// The same input with the same registry state gives the same output.

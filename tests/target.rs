@@ -241,13 +241,8 @@ fn audio_goes_where_the_target_takes_it() {
 #[test]
 fn anthropic_takes_images_and_documents_inside_a_tool_result() {
     let message = json!({"content": [{"type": "text", "text": "chart:"}, image(&png(4), "image/png"), embedded(&pdf(), "application/pdf")]});
-    let result = tool_result(
-        &Message::decode(&message).unwrap(),
-        "t",
-        "toolu_1",
-        &registry(),
-        &Target::anthropic(),
-    );
+    let message_message = Message::decode(&message).unwrap();
+    let result = tool_result(&message_message, "t", "toolu_1", &registry(), &Target::anthropic());
     let out = Target::anthropic().tool_results_json(&[result]);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["role"], "user");
@@ -263,21 +258,11 @@ fn openai_chat_tool_messages_carry_text_only_and_media_follows_in_a_user_message
     let target = Target::openai_chat();
     let first = json!({"content": [{"type": "text", "text": "Here is the chart."}, image(&png(4), "image/png")]});
     let second = json!({"content": [{"type": "text", "text": "nothing to see"}], "isError": true});
+    let first_message = Message::decode(&first).unwrap();
+    let second_message = Message::decode(&second).unwrap();
     let results = [
-        tool_result(
-            &Message::decode(&first).unwrap(),
-            "chart",
-            "call_1",
-            &registry(),
-            &target,
-        ),
-        tool_result(
-            &Message::decode(&second).unwrap(),
-            "other",
-            "call_2",
-            &registry(),
-            &target,
-        ),
+        tool_result(&first_message, "chart", "call_1", &registry(), &target),
+        tool_result(&second_message, "other", "call_2", &registry(), &target),
     ];
     let out = target.tool_results_json(&results);
     assert_eq!(out.len(), 3, "two tool messages, then one user message");
@@ -304,13 +289,8 @@ fn openai_chat_tool_messages_carry_text_only_and_media_follows_in_a_user_message
         assert!(message["content"].is_string(), "a tool message is text only: {message}");
     }
     // No media, no user message.
-    let text_only = [tool_result(
-        &Message::decode(&second).unwrap(),
-        "other",
-        "call_2",
-        &registry(),
-        &target,
-    )];
+    let second_message = Message::decode(&second).unwrap();
+    let text_only = [tool_result(&second_message, "other", "call_2", &registry(), &target)];
     assert_eq!(target.tool_results_json(&text_only).len(), 1);
 }
 
@@ -318,7 +298,8 @@ fn openai_chat_tool_messages_carry_text_only_and_media_follows_in_a_user_message
 fn openai_responses_gives_function_call_output_items() {
     let target = Target::openai_responses();
     let message = json!({"content": [{"type": "text", "text": "see"}, image(&png(4), "image/png")], "isError": true});
-    let result = tool_result(&Message::decode(&message).unwrap(), "t", "call_9", &registry(), &target);
+    let message_message = Message::decode(&message).unwrap();
+    let result = tool_result(&message_message, "t", "call_9", &registry(), &target);
     let out = target.tool_results_json(&[result]);
     assert_eq!(
         out,
@@ -353,11 +334,8 @@ fn a_50_mb_blob_is_not_decoded_on_the_history_lane() {
         {"type": "image", "data": blob, "mimeType": "image/png"},
         {"type": "resource", "resource": {"uri": "file:///big.bin", "mimeType": "application/octet-stream", "blob": blob}}
     ]);
-    let text = history(
-        &Message::decode(&message).unwrap(),
-        &registry(),
-        &HistoryOptions::default(),
-    );
+    let message_message = Message::decode(&message).unwrap();
+    let text = history(&message_message, &registry(), &HistoryOptions::default());
     assert_eq!(
         text,
         "[image: image/png, ~37.5MB]\n[file: application/octet-stream, ~37.5MB]"

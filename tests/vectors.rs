@@ -114,7 +114,7 @@ struct Outcome {
 
 /// What the three lanes made of one message.
 struct Lanes<'m> {
-    message: Message<'m>,
+    message: &'m Message<'static>,
     history: String,
     converted: Vec<AgentBlock<'m>>,
     converted_text: Vec<String>,
@@ -137,9 +137,18 @@ fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
             .collect(),
         converted,
         script: script_view(value, &registry, &neutral()).to_string(),
-        message,
+        message: &message,
     };
     outcome.blocks_checked += lanes.message.blocks().count();
+    // The bytes path, borrowing, reads what the Value path reads.
+    let bytes = serde_json::to_vec(value).unwrap();
+    match mcp_agent_view::history_json(&bytes, &registry, &HistoryOptions::default()) {
+        Ok(text) if text == lanes.history => {}
+        other => outcome.failures.push(format!(
+            "{name}: history_json gave {other:?}, history {:?}",
+            lanes.history
+        )),
+    }
     let mut failures = Vec::new();
     check_accounted_for(&lanes, &mut failures);
     check_content_is_read(value, &lanes, &mut failures);
@@ -152,8 +161,8 @@ fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
 /// Every block is accounted for: one agent block each, and a piece of history each.
 fn check_accounted_for(lanes: &Lanes<'_>, failures: &mut Vec<String>) {
     let count = lanes.message.blocks().count();
-    if let Message::RpcError(e) = &lanes.message {
-        if !lanes.history.starts_with("[request failed: ") || !lanes.history.contains(e.message) {
+    if let Message::RpcError(e) = lanes.message {
+        if !lanes.history.starts_with("[request failed: ") || !lanes.history.contains(&*e.message) {
             failures.push(format!("a JSON-RPC error reads {:?}", lanes.history));
         }
         return;

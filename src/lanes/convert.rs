@@ -116,12 +116,13 @@ impl Serialize for AgentBlock<'_> {
 ///     "resource": {"uri": "file:///notes.txt", "text": "Quarterly notes: revenue up 4%."}
 /// });
 /// let registry = ReferenceRegistry::new();
-/// let out = convert_block(&Block::decode(&json), Provenance::PushEvent, &registry, &Target::anthropic());
+/// let block = Block::decode(&json);
+/// let out = convert_block(&block, Provenance::PushEvent, &registry, &Target::anthropic());
 /// assert_eq!(out.as_text(), Some("Quarterly notes: revenue up 4%."));
 /// ```
 #[must_use]
 pub fn convert_block<'a>(
-    block: &Block<'a>,
+    block: &'a Block<'_>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
     target: &Target,
@@ -159,7 +160,7 @@ pub fn convert_block<'a>(
 /// gives one text block, `[request failed: <message>]`.
 #[must_use]
 pub fn convert_message<'a>(
-    message: &Message<'a>,
+    message: &'a Message<'_>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
     target: &Target,
@@ -195,7 +196,7 @@ fn media_out<'a>(
     claim: Claim,
     label: &str,
     declared: Option<&str>,
-    data: &'a str,
+    data: &'a [u8],
     size: u64,
     target: &Target,
 ) -> AgentBlock<'a> {

@@ -1,9 +1,10 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
 use crate::classify::classify_block;
+use crate::error::Error;
 use crate::reference::ReferenceRegistry;
 use crate::render::{rpc_error, show, Provenance};
-use crate::wire::{Block, Message};
+use crate::wire::{walk, Block, Message, Sink};
 
 /// Options of the history lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,21 +58,94 @@ pub fn history_blocks<'b, 'a: 'b>(
     registry: &ReferenceRegistry,
     options: &HistoryOptions,
 ) -> String {
-    let mut out = String::new();
-    // Byte ranges of the stubs and markers, which a budget never cuts in half.
-    let mut atomic = Vec::new();
-    for (i, block) in blocks.into_iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let start = out.len();
-        let class = classify_block(block);
-        show(&class, options.provenance, registry, &mut out);
-        if !class.is_text() {
-            atomic.push(start..out.len());
+    let mut render = Render::new(registry, options.provenance);
+    for block in blocks {
+        render.push(block);
+    }
+    render.finish(options.budget)
+}
+
+/// Shows the message in `bytes` as one string, as [`history`] does, in one pass: each block is
+/// rendered as it is read, strings are borrowed, base64 is only measured, and nothing else is
+/// built. The fast path for a host that holds the bytes.
+///
+/// ```
+/// use mcp_agent_view::{history_json, HistoryOptions, ReferenceRegistry};
+///
+/// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[
+///     {"type":"text","text":"Here is the report."},
+///     {"type":"resource","resource":{"uri":"file:///n.txt","text":"Quarterly notes: revenue up 4%."}}]}}"#;
+/// let text = history_json(bytes, &ReferenceRegistry::new(), &HistoryOptions::default())?;
+/// assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.");
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
+    let mut render = Render::new(registry, options.provenance);
+    let shape = walk(bytes, &mut render)?;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(cut_to_budget(rpc_error(error), &[], options.budget));
+    }
+    Ok(render.finish(options.budget))
+}
+
+/// Renders blocks into one string as they come.
+struct Render<'r> {
+    out: String,
+    /// Byte ranges of the stubs and markers, which a budget never cuts in half.
+    atomic: Vec<std::ops::Range<usize>>,
+    count: usize,
+    marks: Vec<(usize, usize, usize)>,
+    registry: &'r ReferenceRegistry,
+    provenance: Provenance,
+}
+
+impl<'r> Render<'r> {
+    fn new(registry: &'r ReferenceRegistry, provenance: Provenance) -> Self {
+        Render {
+            out: String::new(),
+            atomic: Vec::new(),
+            count: 0,
+            marks: Vec::new(),
+            registry,
+            provenance,
         }
     }
-    cut_to_budget(out, &atomic, options.budget)
+
+    fn push(&mut self, block: &Block<'_>) {
+        if self.count > 0 {
+            self.out.push('\n');
+        }
+        self.count += 1;
+        let start = self.out.len();
+        let class = classify_block(block);
+        show(&class, self.provenance, self.registry, &mut self.out);
+        if !class.is_text() {
+            self.atomic.push(start..self.out.len());
+        }
+    }
+
+    fn finish(self, budget: Option<usize>) -> String {
+        cut_to_budget(self.out, &self.atomic, budget)
+    }
+}
+
+impl<'a> Sink<'a> for Render<'_> {
+    fn block(&mut self, block: Block<'a>) {
+        self.push(&block);
+    }
+
+    fn mark(&mut self) -> usize {
+        self.marks.push((self.out.len(), self.atomic.len(), self.count));
+        self.marks.len() - 1
+    }
+
+    fn reset(&mut self, mark: usize) {
+        if let Some(&(out, atomic, count)) = self.marks.get(mark) {
+            self.out.truncate(out);
+            self.atomic.truncate(atomic);
+            self.count = count;
+        }
+    }
 }
 
 fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Option<usize>) -> String {

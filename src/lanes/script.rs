@@ -48,13 +48,16 @@ pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target)
 /// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
 /// but every block in it (media too) replaced by a text block holding what the history lane
 /// shows, so that neither a uri nor base64 reaches the text.
-pub(crate) fn structured_text(value: &Value, registry: &ReferenceRegistry, provenance: Provenance) -> String {
+pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenance: Provenance) -> String {
+    let Ok(value) = crate::parse_json(json.as_bytes()) else {
+        return json.to_owned();
+    };
     let lane = Lane {
         registry,
         provenance,
         media: None,
     };
-    walk(value, 0, &lane).to_string()
+    walk(&value, 0, &lane).to_string()
 }
 
 /// What every block on the walk is shown with.

@@ -10,13 +10,8 @@ use serde_json::json;
 fn a_rejected_call_becomes_an_error_tool_result() {
     let response =
         json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid arguments: city is required"}});
-    let result = tool_result(
-        &Message::decode(&response).unwrap(),
-        "get_weather",
-        "toolu_9",
-        &registry(),
-        &neutral(),
-    );
+    let response_message = Message::decode(&response).unwrap();
+    let result = tool_result(&response_message, "get_weather", "toolu_9", &registry(), &neutral());
     assert!(result.is_error);
     assert_eq!(result.tool_use_id, "toolu_9");
     assert_eq!(

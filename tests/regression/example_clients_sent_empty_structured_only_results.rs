@@ -9,13 +9,8 @@ use serde_json::json;
 fn structured_content_without_a_text_block_reaches_the_model() {
     let response = json!({"jsonrpc": "2.0", "id": 3, "result": {
         "content": [], "structuredContent": {"temperature": 22.5, "conditions": "Partly cloudy"}}});
-    let result = tool_result(
-        &Message::decode(&response).unwrap(),
-        "get_weather",
-        "toolu_3",
-        &registry(),
-        &neutral(),
-    );
+    let response_message = Message::decode(&response).unwrap();
+    let result = tool_result(&response_message, "get_weather", "toolu_3", &registry(), &neutral());
     assert_eq!(result.content.len(), 1);
     let text = result.content[0].as_text().unwrap();
     let parsed: serde_json::Value = serde_json::from_str(text).unwrap();

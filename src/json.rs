@@ -1,0 +1,510 @@
+//! A pull reader over JSON bytes: the one pass every lane makes over its input.
+//!
+//! It borrows every string from the input, validates a string's UTF-8 only when asked for its
+//! text (a base64 blob is never validated as text, nor copied), skips what a lane does not need
+//! at the speed of a scan, and holds no recursion of its own: nesting is bounded by
+//! [`MAX_DEPTH`] with a clear error. An escaped lone surrogate reads as U+FFFD, and a number of
+//! any size is kept as its digits, so neither costs the message.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, ErrorKind};
+
+/// How deep objects and arrays may nest.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// The kind of the next value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Peek {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// A string as it stands in the input, between its quotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawStr<'a> {
+    raw: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> RawStr<'a> {
+    /// The bytes between the quotes, escapes as written.
+    pub(crate) fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// Whether the string has a backslash escape.
+    pub(crate) fn is_escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// The string's text: borrowed where it has no escape. `None` where it is not UTF-8.
+    pub(crate) fn text(&self) -> Option<Cow<'a, str>> {
+        let raw = std::str::from_utf8(self.raw).ok()?;
+        if !self.escaped {
+            return Some(Cow::Borrowed(raw));
+        }
+        Some(Cow::Owned(unescape(raw)))
+    }
+}
+
+/// Unescapes a string the reader has checked: every escape is well formed.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at + 1..];
+        let mut consumed = 2;
+        match escape.as_bytes().first() {
+            Some(b'n') => out.push('\n'),
+            Some(b't') => out.push('\t'),
+            Some(b'r') => out.push('\r'),
+            Some(b'b') => out.push('\u{8}'),
+            Some(b'f') => out.push('\u{c}'),
+            Some(b'u') => {
+                let code = hex4(&escape.as_bytes()[1..]).unwrap_or(0xFFFD);
+                consumed = 6;
+                let low = escape
+                    .as_bytes()
+                    .get(5..11)
+                    .filter(|next| next.starts_with(b"\\u"))
+                    .and_then(|next| hex4(&next[2..]))
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                let c = match (code, low) {
+                    (0xD800..=0xDBFF, Some(low)) => {
+                        consumed = 12;
+                        char::from_u32(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
+                    }
+                    (0xD800..=0xDFFF, _) => None,
+                    _ => char::from_u32(code),
+                };
+                out.push(c.unwrap_or('\u{FFFD}'));
+            }
+            Some(&other) => out.push(char::from(other)),
+            None => consumed = 1,
+        }
+        rest = &rest[at + consumed..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn hex4(bytes: &[u8]) -> Option<u32> {
+    let digits = bytes.get(..4)?;
+    digits
+        .iter()
+        .try_fold(0u32, |acc, &b| Some(acc * 16 + char::from(b).to_digit(16)?))
+}
+
+/// The state of one object or array being read: whether its first member is still to come.
+pub(crate) struct Seq {
+    first: bool,
+}
+
+/// Reads JSON bytes one token at a time.
+pub(crate) struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Reader {
+            bytes,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// Where the reader stands, in bytes.
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The input between two positions.
+    pub(crate) fn slice(&self, start: usize, end: usize) -> &'a [u8] {
+        &self.bytes[start..end]
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The kind of the next value, white space skipped.
+    pub(crate) fn peek(&mut self) -> Result<Peek, Error> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b'{') => Ok(Peek::Object),
+            Some(b'[') => Ok(Peek::Array),
+            Some(b'"') => Ok(Peek::String),
+            Some(b'-' | b'0'..=b'9') => Ok(Peek::Number),
+            Some(b't' | b'f') => Ok(Peek::Bool),
+            Some(b'n') => Ok(Peek::Null),
+            Some(_) => Err(self.error("expected a value")),
+            None => Err(self.error("unexpected end of input")),
+        }
+    }
+
+    /// Reads a string.
+    pub(crate) fn string(&mut self) -> Result<RawStr<'a>, Error> {
+        self.skip_ws();
+        self.expect(b'"')?;
+        let start = self.pos;
+        let mut escaped = false;
+        loop {
+            self.pos = self.scan_string(self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b'"') => {
+                    let raw = &self.bytes[start..self.pos];
+                    self.pos += 1;
+                    return Ok(RawStr { raw, escaped });
+                }
+                Some(b'\\') => {
+                    escaped = true;
+                    match self.bytes.get(self.pos + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 2,
+                        Some(b'u') if hex4(self.bytes.get(self.pos + 2..).unwrap_or(&[])).is_some() => self.pos += 6,
+                        _ => return Err(self.error("invalid escape")),
+                    }
+                }
+                Some(_) => return Err(self.error("control character in a string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    /// The position of the next quote, backslash or control byte at or after `i`; eight bytes a
+    /// step.
+    fn scan_string(&self, mut i: usize) -> usize {
+        let bytes = self.bytes;
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(word);
+            let quote = w ^ (ONES * u64::from(b'"'));
+            let backslash = w ^ (ONES * u64::from(b'\\'));
+            let found = (quote.wrapping_sub(ONES) & !quote)
+                | (backslash.wrapping_sub(ONES) & !backslash)
+                | (w.wrapping_sub(ONES * 0x20) & !w);
+            let found = found & HIGHS;
+            if found != 0 {
+                return i + (found.trailing_zeros() / 8) as usize;
+            }
+            i += 8;
+        }
+        while let Some(&b) = bytes.get(i) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                return i;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// Reads a number, returning its text as written.
+    pub(crate) fn number(&mut self) -> Result<&'a str, Error> {
+        self.skip_ws();
+        let start = self.pos;
+        let digits = |r: &mut Self| {
+            let from = r.pos;
+            while r.bytes.get(r.pos).is_some_and(u8::is_ascii_digit) {
+                r.pos += 1;
+            }
+            r.pos > from
+        };
+        if self.bytes.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        if self.bytes.get(self.pos) == Some(&b'0') {
+            self.pos += 1;
+        } else if !digits(self) {
+            return Err(self.error("invalid number"));
+        }
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if !digits(self) {
+                return Err(self.error("invalid number"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            if !digits(self) {
+                return Err(self.error("invalid number"));
+            }
+        }
+        // ASCII by construction.
+        Ok(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("0"))
+    }
+
+    /// Reads `true` or `false`.
+    pub(crate) fn boolean(&mut self) -> Result<bool, Error> {
+        self.skip_ws();
+        if self.bytes[self.pos..].starts_with(b"true") {
+            self.pos += 4;
+            Ok(true)
+        } else if self.bytes[self.pos..].starts_with(b"false") {
+            self.pos += 5;
+            Ok(false)
+        } else {
+            Err(self.error("expected a value"))
+        }
+    }
+
+    /// Reads `null`.
+    pub(crate) fn null(&mut self) -> Result<(), Error> {
+        self.skip_ws();
+        if self.bytes[self.pos..].starts_with(b"null") {
+            self.pos += 4;
+            Ok(())
+        } else {
+            Err(self.error("expected a value"))
+        }
+    }
+
+    /// Enters an object.
+    pub(crate) fn object(&mut self) -> Result<Seq, Error> {
+        self.skip_ws();
+        self.expect(b'{')?;
+        self.enter()
+    }
+
+    /// The next key of the object, its colon read; `None` at its end.
+    pub(crate) fn next_key(&mut self, seq: &mut Seq) -> Result<Option<RawStr<'a>>, Error> {
+        if !self.next_member(seq, b'}')? {
+            return Ok(None);
+        }
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(self.error("expected a key"));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        self.expect(b':')?;
+        Ok(Some(key))
+    }
+
+    /// Enters an array.
+    pub(crate) fn array(&mut self) -> Result<Seq, Error> {
+        self.skip_ws();
+        self.expect(b'[')?;
+        self.enter()
+    }
+
+    /// Whether the array has another element; the reader then stands before it.
+    pub(crate) fn next_element(&mut self, seq: &mut Seq) -> Result<bool, Error> {
+        self.next_member(seq, b']')
+    }
+
+    fn enter(&mut self) -> Result<Seq, Error> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            // Point at the bracket that went too deep.
+            self.pos -= 1;
+            return Err(self.error("recursion limit exceeded"));
+        }
+        Ok(Seq { first: true })
+    }
+
+    fn next_member(&mut self, seq: &mut Seq, close: u8) -> Result<bool, Error> {
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(false);
+        }
+        if seq.first {
+            seq.first = false;
+        } else {
+            self.expect(b',')?;
+        }
+        Ok(true)
+    }
+
+    /// Skips the next value, whatever it is; nested values without recursion.
+    pub(crate) fn skip(&mut self) -> Result<(), Error> {
+        let mut open: Vec<(u8, Seq)> = Vec::new();
+        loop {
+            match self.peek()? {
+                Peek::Object => open.push((b'}', self.object()?)),
+                Peek::Array => open.push((b']', self.array()?)),
+                Peek::String => {
+                    self.string()?;
+                }
+                Peek::Number => {
+                    self.number()?;
+                }
+                Peek::Bool => {
+                    self.boolean()?;
+                }
+                Peek::Null => self.null()?,
+            }
+            // Close whatever ends here, then stand before the next member, if any.
+            loop {
+                let Some((close, seq)) = open.last_mut() else {
+                    return Ok(());
+                };
+                if *close == b'}' {
+                    if self.next_key(seq)?.is_some() {
+                        break;
+                    }
+                } else if self.next_element(seq)? {
+                    break;
+                }
+                open.pop();
+            }
+        }
+    }
+
+    /// Checks that nothing but white space follows.
+    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+        self.skip_ws();
+        if self.pos == self.bytes.len() {
+            Ok(())
+        } else {
+            Err(self.error("trailing characters"))
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), Error> {
+        if self.bytes.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else if self.pos >= self.bytes.len() {
+            Err(self.error("unexpected end of input"))
+        } else {
+            Err(self.error(match byte {
+                b':' => "expected `:`",
+                b',' => "expected `,` or the end of the object or array",
+                _ => "expected a value",
+            }))
+        }
+    }
+
+    /// An error at the reader's position, with its line and column.
+    #[allow(clippy::naive_bytecount)] // only on the way to an error
+    pub(crate) fn error(&self, what: &str) -> Error {
+        let before = &self.bytes[..self.pos.min(self.bytes.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        Error::new(
+            ErrorKind::Json,
+            format!("input is not JSON: {what} at line {line} column {column}"),
+        )
+    }
+}
+
+/// A JSON number's text as an integer from 0 to 2^53-1, where it is one.
+pub(crate) fn as_u53(number: &str) -> Option<u64> {
+    if number.bytes().all(|b| b.is_ascii_digit()) {
+        return number.parse::<u64>().ok().filter(|&n| n < (1 << 53));
+    }
+    // `1e3` and `1000.0` are integers too.
+    let f = number.parse::<f64>().ok()?;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, and in range
+    (f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0).then_some(f as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(json: &str) -> Vec<String> {
+        let mut r = Reader::new(json.as_bytes());
+        let mut seq = r.array().unwrap();
+        let mut out = Vec::new();
+        while r.next_element(&mut seq).unwrap() {
+            out.push(r.string().unwrap().text().unwrap().into_owned());
+        }
+        r.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn strings_unescape_and_borrow_where_they_can() {
+        assert_eq!(
+            texts(
+                r#"["plain", "a\"b\\c\/d", "\n\t\r\b\f", "\u00e9\ud83d\ude00", "\ud800x", "\udc00", "0123456789abcdef\"tail"]"#
+            ),
+            [
+                "plain",
+                "a\"b\\c/d",
+                "\n\t\r\u{8}\u{c}",
+                "é😀",
+                "\u{FFFD}x",
+                "\u{FFFD}",
+                "0123456789abcdef\"tail"
+            ]
+        );
+        let mut r = Reader::new(br#""long string without escapes at all""#);
+        assert!(matches!(r.string().unwrap().text(), Some(Cow::Borrowed(_))));
+    }
+
+    #[test]
+    fn skip_reads_any_value_and_numbers_keep_their_digits() {
+        let mut r = Reader::new(br#" [1, -2.5e+3, {"a": [true, false, null, {"b": "}"}]}, "x", 1e400] "#);
+        r.skip().unwrap();
+        r.finish().unwrap();
+        let mut r = Reader::new(b"1e400");
+        assert_eq!(r.number().unwrap(), "1e400");
+        assert_eq!(as_u53("1e400"), None);
+        assert_eq!(as_u53("1e3"), Some(1000));
+        assert_eq!(as_u53("9007199254740991"), Some(9_007_199_254_740_991));
+        assert_eq!(as_u53("9007199254740992"), None);
+        assert_eq!(as_u53("-1"), None);
+        assert_eq!(as_u53("1.5"), None);
+    }
+
+    #[test]
+    fn bad_json_is_an_error_with_its_place() {
+        for (bad, what) in [
+            ("[1,]", "expected a value at line 1 column 4"),
+            ("{\"a\" 1}", "expected `:` at line 1 column 6"),
+            ("[\"a\n\"]", "control character in a string at line 1 column 4"),
+            (
+                "[01]",
+                "expected `,` or the end of the object or array at line 1 column 3",
+            ),
+            (
+                "\n  [1 2]",
+                "expected `,` or the end of the object or array at line 2 column 6",
+            ),
+            ("[\"\\x\"]", "invalid escape at line 1 column 3"),
+            ("[", "unexpected end of input at line 1 column 2"),
+            ("tru", "expected a value at line 1 column 1"),
+        ] {
+            let mut r = Reader::new(bad.as_bytes());
+            let error = r.skip().and_then(|()| r.finish()).unwrap_err();
+            assert_eq!(error.to_string(), format!("input is not JSON: {what}"), "{bad:?}");
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let error = Reader::new(deep.as_bytes()).skip().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "input is not JSON: recursion limit exceeded at line 1 column 129"
+        );
+    }
+
+    #[test]
+    fn keys_compare_through_escapes() {
+        let mut r = Reader::new(br#"{"type": 1, "t\u0079pe": 2}"#);
+        let mut seq = r.object().unwrap();
+        while let Some(key) = r.next_key(&mut seq).unwrap() {
+            assert_eq!(key.text().as_deref(), Some("type"));
+            r.skip().unwrap();
+        }
+    }
+}
