@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_agent_view::{
-    convert_message, history, parse_json, script_view, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
+    convert_message, history_json, parse_json, script_view, HistoryOptions, Message, Provenance, ReferenceRegistry,
+    Target,
 };
 use serde_json::{json, Value};
 
@@ -168,16 +169,13 @@ fn rmcp(doc: &[u8]) {
 
 fn ours_history(registry: &ReferenceRegistry) -> impl FnMut(&[u8]) + '_ {
     move |doc| {
-        let value = parse_json(doc).unwrap();
-        let message = Message::decode(&value).unwrap();
-        black_box(history(&message, registry, &HistoryOptions::default()));
+        black_box(history_json(doc, registry, &HistoryOptions::default()).unwrap());
     }
 }
 
 fn ours_convert<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl FnMut(&[u8]) + 'r {
     move |doc| {
-        let value = parse_json(doc).unwrap();
-        let message = Message::decode(&value).unwrap();
+        let message = Message::parse(doc).unwrap();
         black_box(convert_message(&message, Provenance::PushEvent, registry, target));
     }
 }

@@ -334,13 +334,34 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
-    /// Skips the next value, whatever it is; nested values without recursion.
+    /// Skips the next value, whatever it is; nested values without recursion, and without
+    /// allocating: which brackets are open is a bit a level.
     pub(crate) fn skip(&mut self) -> Result<(), Error> {
-        let mut open: Vec<(u8, Seq)> = Vec::new();
+        // Bit n of `objects` is set where the bracket open at depth n (from here) is an object.
+        let mut objects: u128 = 0;
+        let mut open = 0u32;
+        let base = self.depth;
         loop {
+            // A value.
             match self.peek()? {
-                Peek::Object => open.push((b'}', self.object()?)),
-                Peek::Array => open.push((b']', self.array()?)),
+                Peek::Object => {
+                    self.pos += 1;
+                    self.enter()?;
+                    objects |= 1 << open;
+                    open += 1;
+                    if !self.skip_member(true, &mut open)? {
+                        continue;
+                    }
+                }
+                Peek::Array => {
+                    self.pos += 1;
+                    self.enter()?;
+                    objects &= !(1 << open);
+                    open += 1;
+                    if !self.skip_member(false, &mut open)? {
+                        continue;
+                    }
+                }
                 Peek::String => {
                     self.string()?;
                 }
@@ -352,21 +373,59 @@ impl<'a> Reader<'a> {
                 }
                 Peek::Null => self.null()?,
             }
-            // Close whatever ends here, then stand before the next member, if any.
+            // After a value: a comma and the next member, or close brackets.
             loop {
-                let Some((close, seq)) = open.last_mut() else {
+                if open == 0 {
+                    debug_assert_eq!(self.depth, base);
                     return Ok(());
-                };
-                if *close == b'}' {
-                    if self.next_key(seq)?.is_some() {
+                }
+                let object = objects & (1 << (open - 1)) != 0;
+                self.skip_ws();
+                match self.bytes.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if object {
+                            self.key_colon()?;
+                        }
                         break;
                     }
-                } else if self.next_element(seq)? {
-                    break;
+                    Some(b'}') if object => {}
+                    Some(b']') if !object => {}
+                    _ => return Err(self.error("expected `,` or the end of the object or array")),
                 }
-                open.pop();
+                self.pos += 1;
+                self.depth -= 1;
+                open -= 1;
             }
         }
+    }
+
+    /// Just inside an opened bracket: whether a first member follows (its key read, for an
+    /// object); where the bracket closes at once, it is closed.
+    fn skip_member(&mut self, object: bool, open: &mut u32) -> Result<bool, Error> {
+        self.skip_ws();
+        let close = if object { b'}' } else { b']' };
+        if self.bytes.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            self.depth -= 1;
+            *open -= 1;
+            return Ok(true);
+        }
+        if object {
+            self.key_colon()?;
+        }
+        Ok(false)
+    }
+
+    /// A key and its colon.
+    fn key_colon(&mut self) -> Result<(), Error> {
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(self.error("expected a key"));
+        }
+        self.string()?;
+        self.skip_ws();
+        self.expect(b':')
     }
 
     /// Checks that nothing but white space follows.

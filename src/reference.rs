@@ -98,8 +98,8 @@ impl ReferenceRegistry {
     /// is kept.
     pub fn register(&self, reference: &Reference<'_>) -> String {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(&n) = inner.by_uri.get(reference.uri) {
-            return self.id_of(n);
+        if let Some(record) = inner.by_uri.get(reference.uri).and_then(|n| inner.records.get(n)) {
+            return record.id.clone();
         }
         let n = inner.next;
         inner.next += 1;

@@ -170,24 +170,26 @@ pub const TOOL_ERROR: &str = "[tool returned an error]";
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
 fn stub(out: &mut String, id: &str, reference: &Reference<'_>, provenance: Provenance) {
-    let _ = write!(out, "[{id}]");
-    if let Some(name) = reference.name.and_then(clean_label) {
+    out.push('[');
+    out.push_str(id);
+    out.push(']');
+    if let Some(name) = reference.name {
         out.push(' ');
-        out.push_str(&name);
+        if !push_clean(out, name) {
+            out.pop();
+        }
     }
-    let mime = reference.mime_type.and_then(clean_label);
-    if mime.is_some() || reference.size_bytes.is_some() {
-        out.push_str(" — ");
-        if let Some(mime) = &mime {
-            out.push_str(mime);
+    let before = out.len();
+    out.push_str(" — ");
+    let mime = reference.mime_type.is_some_and(|mime| push_clean(out, mime));
+    if let Some(size) = reference.size_bytes {
+        if mime {
+            out.push_str(", ");
         }
-        if let Some(size) = reference.size_bytes {
-            if mime.is_some() {
-                out.push_str(", ");
-            }
-            push_size(out, size);
-            out.push_str(" claimed");
-        }
+        push_size(out, size);
+        out.push_str(" claimed");
+    } else if !mime {
+        out.truncate(before);
     }
     let _ = write!(out, " — {} — fetch with fetch_reference", provenance.as_str());
 }
@@ -215,9 +217,8 @@ fn push_size(out: &mut String, bytes: u64) {
 }
 
 fn push_label(out: &mut String, raw: &str, absent: &str) {
-    match clean_label(raw) {
-        Some(label) => out.push_str(&label),
-        None => out.push_str(absent),
+    if !push_clean(out, raw) {
+        out.push_str(absent);
     }
 }
 
@@ -230,6 +231,23 @@ fn push_label(out: &mut String, raw: &str, absent: &str) {
 #[must_use]
 pub fn clean_label(raw: &str) -> Option<String> {
     let mut out = String::new();
+    push_clean(&mut out, raw).then_some(out)
+}
+
+/// Appends `raw` cleaned as [`clean_label`] cleans it; `false`, and nothing appended, where
+/// nothing is left.
+pub(crate) fn push_clean(out: &mut String, raw: &str) -> bool {
+    // Most labels are short printable ASCII with no space at either end: as they are.
+    let plain = raw.len() <= LABEL_MAX_CHARS
+        && !raw.is_empty()
+        && raw.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !raw.starts_with(' ')
+        && !raw.ends_with(' ');
+    if plain {
+        out.push_str(raw);
+        return true;
+    }
+    let start = out.len();
     let mut kept = 0usize;
     let mut cut = false;
     for c in raw.chars() {
@@ -251,14 +269,13 @@ pub fn clean_label(raw: &str) -> Option<String> {
     if cut {
         // Make room for the ellipsis, and do not leave a space before it.
         out.pop();
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        out.push('…');
-    } else {
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
     }
-    (!out.is_empty()).then_some(out)
+    let trimmed = start + out[start..].trim_end().len();
+    out.truncate(trimmed);
+    if cut {
+        out.push('…');
+    }
+    out.len() > start
 }
 
 fn is_control(c: char) -> bool {

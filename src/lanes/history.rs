@@ -81,6 +81,8 @@ pub fn history_blocks<'b, 'a: 'b>(
 /// ```
 pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
     let mut render = Render::new(registry, options.provenance);
+    // Blobs shrink to markers: start small, however large the input.
+    render.out.reserve(bytes.len().min(64 * 1024));
     let shape = walk(bytes, &mut render)?;
     if let Some(error) = shape.rpc_error() {
         return Ok(cut_to_budget(rpc_error(error), &[], options.budget));

@@ -132,7 +132,7 @@ fn essence(mime: &str) -> String {
 /// The decoded size. From the length alone, unless that is over some limit and the data has
 /// line breaks, which are then counted out.
 fn decoded_len(data: &[u8]) -> u64 {
-    if data.iter().any(|&b| b == b'\n' || b == b'\r') {
+    if memchr::memchr2(b'\n', b'\r', data).is_some() {
         let chars = data.iter().filter(|b| !b.is_ascii_whitespace() && **b != b'=').count();
         (chars as u64) * 3 / 4
     } else {
@@ -143,7 +143,9 @@ fn decoded_len(data: &[u8]) -> u64 {
 /// The data as base64 a provider accepts: no white space, padded. Borrowed where it already
 /// is; `None` where it is not valid base64. The check runs at memory speed (SIMD).
 fn clean_base64(data: &[u8]) -> Option<Cow<'_, str>> {
-    let compact: Cow<'_, [u8]> = if data.iter().any(u8::is_ascii_whitespace) {
+    let has_space =
+        memchr::memchr3(b' ', b'\n', b'\r', data).is_some() || memchr::memchr2(b'\t', b'\x0c', data).is_some();
+    let compact: Cow<'_, [u8]> = if has_space {
         Cow::Owned(data.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect())
     } else {
         Cow::Borrowed(data)
