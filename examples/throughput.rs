@@ -12,8 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_agent_view::{
-    convert_message, history_json, parse_json, script_view, HistoryOptions, Message, Provenance, ReferenceRegistry,
-    Target,
+    convert_message, history_json, script_json, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 
@@ -182,8 +181,7 @@ fn ours_convert<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl
 
 fn ours_script<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl FnMut(&[u8]) + 'r {
     move |doc| {
-        let value = parse_json(doc).unwrap();
-        black_box(script_view(&value, registry, target));
+        black_box(script_json(doc, registry, target).unwrap());
     }
 }
 

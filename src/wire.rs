@@ -698,7 +698,7 @@ fn read_embedded<'a>(r: &mut Reader<'a>) -> Result<BlockKind<'a>, Error> {
     }))
 }
 
-fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
+pub(crate) fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
         return Ok(Block::bare(malformed(

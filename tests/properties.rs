@@ -271,14 +271,16 @@ fn collect_texts(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Every string in `value` but those at `data` and `blob` keys.
+/// Every string and key in `value` but the strings at `data` and `blob` keys.
 fn words(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(s) => out.push(s.clone()),
-        Value::Object(obj) => obj
-            .iter()
-            .filter(|(k, _)| *k != "data" && *k != "blob")
-            .for_each(|(_, v)| words(v, out)),
+        Value::Object(obj) => {
+            out.extend(obj.keys().cloned());
+            obj.iter()
+                .filter(|(k, _)| *k != "data" && *k != "blob")
+                .for_each(|(_, v)| words(v, out));
+        }
         Value::Array(items) => items.iter().for_each(|v| words(v, out)),
         _ => {}
     }
@@ -381,6 +383,12 @@ proptest! {
         prop_assert_eq!(&from_value, &from_bytes);
         let parsed = Message::parse(&bytes).unwrap();
         prop_assert_eq!(Message::decode(&input).unwrap(), parsed.into_owned());
+        for target in targets() {
+            let view = script_view(&input, &ReferenceRegistry::with_seed(5), &target);
+            let json = mcp_agent_view::script_json(&bytes, &ReferenceRegistry::with_seed(5), &target).unwrap();
+            // As text: serde_json's own float parsing may differ in the last place.
+            prop_assert_eq!(serde_json::to_string(&view).unwrap(), json);
+        }
     }
 
     /// The same input with the same registry state gives the same output.

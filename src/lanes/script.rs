@@ -1,6 +1,12 @@
 //! The script lane: a code-execution script's structured result, walked at any depth.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind};
+use crate::json::{Peek, RawStr, Reader};
+use crate::wire::{read_block, read_resource_contents};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -45,19 +51,213 @@ pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target)
     walk(value, 0, &lane)
 }
 
+/// Shows a script's result given as JSON bytes, as [`script_view`] shows a [`Value`], in one
+/// pass: every value that is no block is copied as written, and each block is replaced by its
+/// agent block in the neutral JSON. Nothing is parsed into a tree. Fails where `bytes` are not
+/// JSON or nest deeper than 128 levels.
+///
+/// ```
+/// use mcp_agent_view::{script_json, ReferenceRegistry, Target};
+///
+/// let bytes = br#"{"rows": [{"note": {"type": "resource", "resource": {
+///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}], "n": 1.50}"#;
+/// let view = script_json(bytes, &ReferenceRegistry::new(), &Target::neutral())?;
+/// assert_eq!(view, r#"{"rows":[{"note":{"text":"Quarterly notes: revenue up 4%.","type":"text"}}],"n":1.50}"#);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn script_json(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
+    let lane = Lane {
+        registry,
+        provenance: Provenance::ScriptResult,
+        media: Some(target),
+    };
+    transcode_all(bytes, &lane)
+}
+
 /// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
 /// but every block in it (media too) replaced by a text block holding what the history lane
 /// shows, so that neither a uri nor base64 reaches the text.
 pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenance: Provenance) -> String {
-    let Ok(value) = crate::parse_json(json.as_bytes()) else {
-        return json.to_owned();
-    };
     let lane = Lane {
         registry,
         provenance,
         media: None,
     };
-    walk(&value, 0, &lane).to_string()
+    transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| json.to_owned())
+}
+
+fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
+    let mut reader = Reader::new(bytes);
+    let mut out = Vec::with_capacity(bytes.len().min(1 << 20));
+    transcode(&mut reader, &mut out, lane)?;
+    reader.finish()?;
+    Ok(match String::from_utf8(out) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
+fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+    match r.peek()? {
+        Peek::Object => transcode_object(r, out, lane),
+        Peek::Array => {
+            let mut items = r.array()?;
+            out.push(b'[');
+            let mut first = true;
+            while r.next_element(&mut items)? {
+                if !std::mem::take(&mut first) {
+                    out.push(b',');
+                }
+                transcode(r, out, lane)?;
+            }
+            out.push(b']');
+            Ok(())
+        }
+        Peek::String => {
+            let raw = r.string()?;
+            out_string(out, &raw);
+            Ok(())
+        }
+        Peek::Number => {
+            out.extend_from_slice(r.number()?.as_bytes());
+            Ok(())
+        }
+        Peek::Bool => {
+            out.extend_from_slice(if r.boolean()? { b"true" } else { b"false" });
+            Ok(())
+        }
+        Peek::Null => {
+            r.null()?;
+            out.extend_from_slice(b"null");
+            Ok(())
+        }
+    }
+}
+
+/// An object's `type`.
+#[derive(Default)]
+enum TypeKey<'k> {
+    #[default]
+    Absent,
+    NotString,
+    Is(Cow<'k, str>),
+}
+
+/// The keys that tell whether an object is a block, on both walks.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a key
+struct Keys<'k> {
+    type_name: TypeKey<'k>,
+    text: bool,
+    string_text: bool,
+    data: bool,
+    uri: bool,
+    string_uri: bool,
+    resource: bool,
+    string_blob: bool,
+}
+
+impl Keys<'_> {
+    fn shape(&self) -> Shape {
+        match &self.type_name {
+            TypeKey::Absent if self.string_uri && (self.string_text || self.string_blob) => Shape::ResourceContents,
+            TypeKey::Absent | TypeKey::NotString => Shape::Other,
+            TypeKey::Is(t) => {
+                let block = match &**t {
+                    "text" => self.text,
+                    "image" | "audio" => self.data || self.uri,
+                    "resource" => self.resource || self.uri,
+                    "resource_link" => self.uri,
+                    _ => false,
+                };
+                if block {
+                    Shape::Block
+                } else {
+                    Shape::Other
+                }
+            }
+        }
+    }
+}
+
+fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+    let start_in = r.position();
+    let start_out = out.len();
+    let (shape, skipped) = copy_object(r, out, lane, false)?;
+    if shape == Shape::Other {
+        if skipped {
+            // Its keys looked like a block's for a while, and some values were not copied.
+            out.truncate(start_out);
+            copy_object(&mut Reader::new(r.slice(start_in, r.position())), out, lane, true)?;
+        }
+        return Ok(());
+    }
+    out.truncate(start_out);
+    let mut again = Reader::new(r.slice(start_in, r.position()));
+    let block = match shape {
+        Shape::ResourceContents => read_resource_contents(&mut again)?,
+        _ => read_block(&mut again)?,
+    };
+    serde_json::to_writer(&mut *out, &show(&block, lane)).map_err(|e| Error::new(ErrorKind::Json, e.to_string()))
+}
+
+/// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
+/// a block (and `copy_all` is off), the rest of its values are skipped: it will be read again.
+fn copy_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, copy_all: bool) -> Result<(Shape, bool), Error> {
+    let mut keys = Keys::default();
+    let mut skipped = false;
+    let mut seq = r.object()?;
+    out.push(b'{');
+    let mut first = true;
+    while let Some(key) = r.next_key(&mut seq)? {
+        let name = key.text();
+        let is_string = r.peek()? == Peek::String;
+        out_key(out, &mut first, &key);
+        match name.as_deref() {
+            Some("type") if is_string => {
+                let raw = r.string()?;
+                keys.type_name = raw.text().map_or(TypeKey::NotString, TypeKey::Is);
+                out_string(out, &raw);
+                continue;
+            }
+            Some("type") => keys.type_name = TypeKey::NotString,
+            Some("text") => (keys.text, keys.string_text) = (true, is_string),
+            Some("data") => keys.data = true,
+            Some("uri") => (keys.uri, keys.string_uri) = (true, is_string),
+            Some("resource") => keys.resource = true,
+            Some("blob") => keys.string_blob = is_string,
+            _ => {}
+        }
+        if copy_all || keys.shape() == Shape::Other {
+            transcode(r, out, lane)?;
+        } else {
+            r.skip()?;
+            skipped = true;
+        }
+    }
+    out.push(b'}');
+    Ok((if copy_all { Shape::Other } else { keys.shape() }, skipped))
+}
+
+fn out_key(out: &mut Vec<u8>, first: &mut bool, key: &RawStr<'_>) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+    out_string(out, key);
+    out.push(b':');
+}
+
+/// A string as written where it has no escape; else escaped anew, so that an escaped lone
+/// surrogate goes out as U+FFFD.
+fn out_string(out: &mut Vec<u8>, raw: &RawStr<'_>) {
+    if let Some(text) = raw.is_escaped().then(|| raw.text()).flatten() {
+        let _ = serde_json::to_writer(&mut *out, &*text);
+    } else {
+        out.push(b'"');
+        out.extend_from_slice(raw.raw());
+        out.push(b'"');
+    }
 }
 
 /// What every block on the walk is shown with.
@@ -96,6 +296,7 @@ fn show(block: &Block<'_>, lane: &Lane<'_>) -> Value {
     serde_json::json!({"type": "text", "text": text})
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
     /// A block type with that type's identifying field.
     Block,
@@ -108,26 +309,19 @@ enum Shape {
 fn shape(obj: &Map<String, Value>) -> Shape {
     let has = |key| obj.contains_key(key);
     let has_string = |key| obj.get(key).is_some_and(Value::is_string);
-    let is_block = match obj.get("type") {
-        None => {
-            return if has_string("uri") && (has_string("text") || has_string("blob")) {
-                Shape::ResourceContents
-            } else {
-                Shape::Other
-            };
-        }
-        Some(Value::String(t)) => match t.as_str() {
-            "text" => has("text"),
-            "image" | "audio" => has("data") || has("uri"),
-            "resource" => has("resource") || has("uri"),
-            "resource_link" => has("uri"),
-            _ => false,
+    Keys {
+        type_name: match obj.get("type") {
+            None => TypeKey::Absent,
+            Some(Value::String(t)) => TypeKey::Is(Cow::Borrowed(t)),
+            Some(_) => TypeKey::NotString,
         },
-        Some(_) => false,
-    };
-    if is_block {
-        Shape::Block
-    } else {
-        Shape::Other
+        text: has("text"),
+        string_text: has_string("text"),
+        data: has("data"),
+        uri: has("uri"),
+        string_uri: has_string("uri"),
+        resource: has("resource"),
+        string_blob: has_string("blob"),
     }
+    .shape()
 }
