@@ -304,7 +304,9 @@ pub fn classify_block<'a>(block: &'a Block<'_>) -> Class<'a> {
 fn classify_media<'a>(media: &'a MediaBody<'_>) -> Class<'a> {
     let type_name = Some(media.kind.as_str());
     match &media.data {
-        Some(_) if media.reference.uri.is_some() || media.has_disposition => Class::Withheld { kind: media.kind },
+        Some(_) if media.reference.as_ref().is_some_and(|r| r.uri.is_some()) || media.has_disposition => {
+            Class::Withheld { kind: media.kind }
+        }
         Some(data) => match media.mime_type.as_deref() {
             Some(mime_type) => Class::Media(InlineMedia {
                 kind: media.kind,
@@ -322,7 +324,7 @@ fn classify_media<'a>(media: &'a MediaBody<'_>) -> Class<'a> {
         },
         None => reference(
             ReferenceSource::Media(media.kind),
-            &media.reference,
+            media.reference.as_deref().unwrap_or(&ReferenceFields::NONE),
             "sizeBytes",
             type_name,
         ),

@@ -41,9 +41,9 @@ pub enum BlockKind<'a> {
     /// `type: "resource"` with a nested `resource` object: an MCP embedded resource.
     Embedded(EmbeddedBody<'a>),
     /// `type: "resource"` with a top-level `uri`: an MCPL bulk reference (RFC-005).
-    BulkReference(ReferenceFields<'a>),
+    BulkReference(Box<ReferenceFields<'a>>),
     /// `type: "resource_link"`.
-    ResourceLink(ReferenceFields<'a>),
+    ResourceLink(Box<ReferenceFields<'a>>),
     /// A block of a known type whose body is bad, or a block that is no object or has no type.
     Malformed {
         /// The block's `type`, where it had a string one.
@@ -103,8 +103,9 @@ pub struct MediaBody<'a> {
     pub mime_type: Option<Cow<'a, str>>,
     /// Whether the block has a `disposition` (any value): the MCPL bulk form.
     pub has_disposition: bool,
-    /// The MCPL reference fields of the same object (`uri`, `name`, `sizeBytes`, …).
-    pub reference: ReferenceFields<'a>,
+    /// The MCPL reference fields of the same object (`uri`, `name`, `sizeBytes`, …), where it
+    /// has any.
+    pub reference: Option<Box<ReferenceFields<'a>>>,
 }
 
 /// The body of an MCP embedded resource, or one item of a `resources/read` result.
@@ -354,7 +355,7 @@ impl<'a> Block<'a> {
                     data: m.data.map(|d| Base64(own(d.0))),
                     mime_type: own_opt(m.mime_type),
                     has_disposition: m.has_disposition,
-                    reference: m.reference.into_owned(),
+                    reference: m.reference.map(|r| Box::new(r.into_owned())),
                 }),
                 BlockKind::Embedded(e) => BlockKind::Embedded(EmbeddedBody {
                     uri: own_opt(e.uri),
@@ -364,8 +365,8 @@ impl<'a> Block<'a> {
                         Contents::Blob(b) => Contents::Blob(Base64(own(b.0))),
                     },
                 }),
-                BlockKind::BulkReference(r) => BlockKind::BulkReference(r.into_owned()),
-                BlockKind::ResourceLink(r) => BlockKind::ResourceLink(r.into_owned()),
+                BlockKind::BulkReference(r) => BlockKind::BulkReference(Box::new(r.into_owned())),
+                BlockKind::ResourceLink(r) => BlockKind::ResourceLink(Box::new(r.into_owned())),
                 BlockKind::Malformed { type_name, reason } => BlockKind::Malformed {
                     type_name: own_opt(type_name),
                     reason,
@@ -402,6 +403,17 @@ impl Scalar<'_> {
 }
 
 impl ReferenceFields<'_> {
+    /// No field at all.
+    pub(crate) const NONE: ReferenceFields<'static> = ReferenceFields {
+        uri: None,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        expires_at: None,
+        digest: None,
+        disposition: None,
+    };
+
     fn into_owned(self) -> ReferenceFields<'static> {
         let own = |s: Option<Scalar<'_>>| s.map(Scalar::into_owned);
         ReferenceFields {
@@ -533,12 +545,27 @@ struct BlockFields<'a> {
     data: Option<Field<Base64<'a>>>,
     mime_type: Option<Scalar<'a>>,
     resource: Option<Result<Box<BlockKind<'a>>, ()>>,
-    reference: ReferenceFields<'a>,
+    reference: Option<Box<ReferenceFields<'a>>>,
     size: Option<Scalar<'a>>,
     has_uri: bool,
     has_disposition: bool,
     annotations: Annotations<'a>,
     meta: Option<Cow<'a, str>>,
+}
+
+impl<'a> BlockFields<'a> {
+    /// The reference fields, made where the first of them is read.
+    fn reference(&mut self) -> &mut ReferenceFields<'a> {
+        self.reference
+            .get_or_insert_with(|| Box::new(ReferenceFields::default()))
+    }
+
+    /// The reference fields, with the block's media type.
+    fn take_reference(&mut self) -> Box<ReferenceFields<'a>> {
+        let mut fields = self.reference.take().unwrap_or_default();
+        fields.mime_type = self.mime_type.take();
+        fields
+    }
 }
 
 /// Reads one block at the reader's position.
@@ -572,11 +599,7 @@ fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>)
         b"type" => f.type_name = scalar(r)?,
         b"text" => f.text = scalar(r)?,
         b"data" => f.data = Some(read_base64(r)?),
-        b"mimeType" => {
-            let value = read_scalar(r)?;
-            f.reference.mime_type = Some(value.clone());
-            f.mime_type = Some(value);
-        }
+        b"mimeType" => f.mime_type = scalar(r)?,
         b"resource" => {
             f.resource = Some(if r.peek()? == Peek::Object {
                 Ok(Box::new(read_embedded(r)?))
@@ -587,16 +610,16 @@ fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>)
         }
         b"uri" => {
             f.has_uri = true;
-            f.reference.uri = scalar(r)?;
+            f.reference().uri = scalar(r)?;
         }
-        b"name" => f.reference.name = scalar(r)?,
-        b"sizeBytes" => f.reference.size_bytes = scalar(r)?,
+        b"name" => f.reference().name = scalar(r)?,
+        b"sizeBytes" => f.reference().size_bytes = scalar(r)?,
         b"size" => f.size = scalar(r)?,
-        b"expiresAt" => f.reference.expires_at = scalar(r)?,
-        b"digest" => f.reference.digest = scalar(r)?,
+        b"expiresAt" => f.reference().expires_at = scalar(r)?,
+        b"digest" => f.reference().digest = scalar(r)?,
         b"disposition" => {
             f.has_disposition = true;
-            f.reference.disposition = scalar(r)?;
+            f.reference().disposition = scalar(r)?;
         }
         b"annotations" => f.annotations = read_annotations(r)?,
         b"_meta" => f.meta = Some(read_raw(r)?),
@@ -631,25 +654,30 @@ fn block_kind<'a>(
             if data.is_none() && !f.has_uri {
                 return malformed(known(kind.as_str()), media_reason(kind, false));
             }
+            let mime_type = f.mime_type.take();
+            let reference = f.reference.take().map(|mut fields| {
+                fields.mime_type.clone_from(&mime_type);
+                fields
+            });
             BlockKind::Media(MediaBody {
                 kind,
                 data,
-                mime_type: match f.mime_type.take() {
+                mime_type: match mime_type {
                     Some(Scalar::Str(s)) => Some(s),
                     _ => None,
                 },
                 has_disposition: f.has_disposition,
-                reference: std::mem::take(&mut f.reference),
+                reference,
             })
         }
         "resource" => match (f.resource.take(), f.has_uri) {
             (Some(Ok(embedded)), _) => *embedded,
-            (_, true) => BlockKind::BulkReference(std::mem::take(&mut f.reference)),
+            (_, true) => BlockKind::BulkReference(f.take_reference()),
             (Some(Err(())), false) => malformed(known("resource"), "resource block with non-object resource"),
             (None, false) => malformed(known("resource"), "resource block without resource or uri"),
         },
         "resource_link" => {
-            let mut fields = std::mem::take(&mut f.reference);
+            let mut fields = f.take_reference();
             fields.size_bytes = f.size.take();
             BlockKind::ResourceLink(fields)
         }
