@@ -135,6 +135,7 @@ impl<'a> Reader<'a> {
         &self.bytes[start..end]
     }
 
+    #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -142,6 +143,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The kind of the next value, white space skipped.
+    #[inline]
     pub(crate) fn peek(&mut self) -> Result<Peek, Error> {
         self.skip_ws();
         match self.bytes.get(self.pos) {
@@ -157,6 +159,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a string.
+    #[inline]
     pub(crate) fn string(&mut self) -> Result<RawStr<'a>, Error> {
         self.skip_ws();
         self.expect(b'"')?;
@@ -186,6 +189,7 @@ impl<'a> Reader<'a> {
 
     /// The position of the next quote, backslash or control byte at or after `i`; eight bytes a
     /// step.
+    #[inline]
     fn scan_string(&self, mut i: usize) -> usize {
         let bytes = self.bytes;
         while let Some(chunk) = bytes.get(i..i + 8) {
@@ -283,6 +287,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next key of the object, its colon read; `None` at its end.
+    #[inline]
     pub(crate) fn next_key(&mut self, seq: &mut Seq) -> Result<Option<RawStr<'a>>, Error> {
         if !self.next_member(seq, b'}')? {
             return Ok(None);
@@ -292,8 +297,12 @@ impl<'a> Reader<'a> {
             return Err(self.error("expected a key"));
         }
         let key = self.string()?;
-        self.skip_ws();
-        self.expect(b':')?;
+        if self.bytes.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+        } else {
+            self.skip_ws();
+            self.expect(b':')?;
+        }
         Ok(Some(key))
     }
 
@@ -319,6 +328,7 @@ impl<'a> Reader<'a> {
         Ok(Seq { first: true })
     }
 
+    #[inline]
     fn next_member(&mut self, seq: &mut Seq, close: u8) -> Result<bool, Error> {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
@@ -438,23 +448,34 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     fn expect(&mut self, byte: u8) -> Result<(), Error> {
         if self.bytes.get(self.pos) == Some(&byte) {
             self.pos += 1;
             Ok(())
-        } else if self.pos >= self.bytes.len() {
-            Err(self.error("unexpected end of input"))
         } else {
-            Err(self.error(match byte {
+            Err(self.unexpected(byte))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unexpected(&self, byte: u8) -> Error {
+        if self.pos >= self.bytes.len() {
+            self.error("unexpected end of input")
+        } else {
+            self.error(match byte {
                 b':' => "expected `:`",
                 b',' => "expected `,` or the end of the object or array",
                 _ => "expected a value",
-            }))
+            })
         }
     }
 
     /// An error at the reader's position, with its line and column.
     #[allow(clippy::naive_bytecount)] // only on the way to an error
+    #[cold]
+    #[inline(never)]
     pub(crate) fn error(&self, what: &str) -> Error {
         let before = &self.bytes[..self.pos.min(self.bytes.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;

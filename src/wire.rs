@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind};
-use crate::json::{Peek, RawStr, Reader};
+use crate::json::{Peek, RawStr, Reader, Seq};
 
 /// One content block, decoded tolerantly. Borrows from the bytes it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -575,10 +575,26 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
         return Ok(Block::bare(malformed(None, "block is not an object")));
     }
     let start = r.position();
-    let mut f = BlockFields::default();
     let mut seq = r.object()?;
-    while let Some(key) = r.next_key(&mut seq)? {
-        read_block_field(r, &key_name(&key), &mut f)?;
+    let mut f = BlockFields::default();
+    let mut first = r.next_key(&mut seq)?;
+    // Most blocks name their type first, and most are text: read those without the field bag.
+    if let Some(key) = first.filter(|k| k.raw() == b"type") {
+        if r.peek()? == Peek::String {
+            let type_name = r.string()?;
+            if type_name.raw() == b"text" {
+                return read_text_block(r, &mut seq);
+            }
+            f.type_name = Some(type_name.text().map_or(Scalar::NotText, Scalar::Str));
+        } else {
+            read_block_field(r, &key_name(&key), &mut f)?;
+        }
+        first = r.next_key(&mut seq)?;
+    }
+    let mut key = first;
+    while let Some(k) = key {
+        read_block_field(r, &key_name(&k), &mut f)?;
+        key = r.next_key(&mut seq)?;
     }
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
     let kind = match f.type_name {
@@ -590,6 +606,31 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
         kind,
         annotations: f.annotations,
         meta: f.meta,
+    })
+}
+
+/// The rest of a block whose `type`, read first, is `text`.
+fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Block<'a>, Error> {
+    let mut text = None;
+    let mut annotations = Annotations::default();
+    let mut meta = None;
+    while let Some(key) = r.next_key(seq)? {
+        match &*key_name(&key) {
+            b"text" => text = Some(read_scalar(r)?),
+            b"annotations" => annotations = read_annotations(r)?,
+            b"_meta" => meta = Some(read_raw(r)?),
+            _ => r.skip()?,
+        }
+    }
+    let kind = match text {
+        Some(Scalar::Str(text)) => BlockKind::Text { text },
+        Some(_) => malformed(Some(Cow::Borrowed("text")), "text block with non-string text"),
+        None => malformed(Some(Cow::Borrowed("text")), "text block without text"),
+    };
+    Ok(Block {
+        kind,
+        annotations,
+        meta,
     })
 }
 
