@@ -189,7 +189,6 @@ impl<'a> Reader<'a> {
 
     /// The position of the next quote, backslash or control byte at or after `i`; eight bytes a
     /// step.
-    #[inline]
     fn scan_string(&self, mut i: usize) -> usize {
         let bytes = self.bytes;
         while let Some(chunk) = bytes.get(i..i + 8) {
