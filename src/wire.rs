@@ -841,7 +841,12 @@ fn walk_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<Shap
             Ok(Shape::of(ShapeKind::Blocks))
         }
         Peek::Object => walk_object(r, sink, true),
-        _ => Err(unrecognized()),
+        _ => {
+            // JSON first, then the shape: bad bytes are a JSON error.
+            r.skip()?;
+            r.finish()?;
+            Err(unrecognized())
+        }
     }
 }
 
@@ -1062,9 +1067,15 @@ impl<'a> Sink<'a> for Collect<'a> {
 /// Walks the message in `bytes`, reporting its blocks to `sink`, and checks the JSON ends.
 pub(crate) fn walk<'a>(bytes: &'a [u8], sink: &mut impl Sink<'a>) -> Result<MessageShape<'a>, Error> {
     let mut reader = Reader::new(bytes);
-    let shape = walk_message(&mut reader, sink)?;
+    let shape = walk_message(&mut reader, sink);
+    if let Err(e) = &shape {
+        if e.kind() == ErrorKind::Json {
+            return Err(e.clone());
+        }
+    }
+    // Trailing bytes make the input no JSON, whatever its shape.
     reader.finish()?;
-    Ok(MessageShape(shape))
+    Ok(MessageShape(shape?))
 }
 
 /// What a walk found beside the blocks, opaque outside this module.

@@ -138,7 +138,7 @@ fn bad_input_and_bad_arguments_give_one_line_and_exit_2() {
     fails(
         &["history"],
         "not json",
-        "mcp-agent-view: input is not JSON: expected ident at line 1 column 2",
+        "mcp-agent-view: input is not JSON: expected a value at line 1 column 1",
     );
     fails(&["history"], "{\"foo\": 1}", "mcp-agent-view: unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks");
     fails(&["teleport"], "", "mcp-agent-view: unrecognized subcommand 'teleport'");

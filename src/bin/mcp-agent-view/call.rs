@@ -108,7 +108,7 @@ pub(crate) fn run(args: &CallArgs) -> Result<String, String> {
         LaneArg::Prompt => Show::Prompt { target },
         LaneArg::Classify => Show::Classify,
     };
-    show(&answer, &how, args.options)
+    show(answer.to_string().as_bytes(), &how, args.options)
 }
 
 /// Splits `SERVER... -- NAME [ARGUMENTS]`.

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
-    classify_block, convert_message, history, parse_json, prompt_messages, script_view, tool_result, HistoryOptions,
-    Message, Provenance, Provider, ReferenceRegistry, Target,
+    classify_block, convert_message, history, prompt_messages, script_json, tool_result, HistoryOptions, Message,
+    Provenance, Provider, ReferenceRegistry, Target,
 };
 use serde_json::Value;
 
@@ -220,12 +220,11 @@ fn run(command: &Command) -> Result<String, String> {
         Command::Call(args) => return call::run(args),
     };
     let bytes = read_input(input.file.as_deref())?;
-    let value = parse_json(&bytes).map_err(|e| e.to_string())?;
-    show(&value, &how, *options)
+    show(&bytes, &how, *options)
 }
 
-/// What the model reads of `value`, as `how` shows it.
-pub(crate) fn show(value: &Value, how: &Show<'_>, options: Options) -> Result<String, String> {
+/// What the model reads of the message in `bytes`, as `how` shows it.
+pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<String, String> {
     let registry = options
         .seed
         .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
@@ -236,9 +235,12 @@ pub(crate) fn show(value: &Value, how: &Show<'_>, options: Options) -> Result<St
             .map_err(|e| e.to_string())
     };
     if let Show::Script { target } = how {
-        return pretty(&script_view(value, &registry, &Target::for_provider(*target)));
+        // As written, in the input's own order: what a script would be handed.
+        return script_json(bytes, &registry, &Target::for_provider(*target))
+            .map(|json| json + "\n")
+            .map_err(|e| e.to_string());
     }
-    let message = Message::decode(value).map_err(|e| e.to_string())?;
+    let message = Message::parse(bytes).map_err(|e| e.to_string())?;
     match how {
         Show::History { budget } => {
             let options = HistoryOptions {
