@@ -3,12 +3,15 @@
 //! MCP servers send content blocks (`text`, `image`, `audio`, embedded `resource`,
 //! `resource_link`, MCPL bulk references) on several lanes: tool results, prompts, pushed
 //! events, channel messages, context injections, a script's structured result. This crate
-//! decodes each block on its own ([`Block::decode`], [`Message::decode`]), decides once what
+//! decodes each block on its own, in one pass over the bytes ([`Message::parse`], borrowing)
+//! or from a `serde_json::Value` ([`Message::decode`], [`Block::decode`]), decides once what
 //! it is ([`classify_block`]), and lets each lane decide only how that class is shown:
 //!
-//! - [`history`]: one string for the conversation history;
+//! - [`history`] (and [`history_json`], straight from the bytes): one string for the
+//!   conversation history;
 //! - [`convert_block`]: one [`AgentBlock`] (text, image, audio or document) per block;
-//! - [`script_view`]: a script's JSON result with every block in it replaced by its agent form;
+//! - [`script_view`] (and [`script_json`]): a script's JSON result with every block in it
+//!   replaced by its agent form;
 //! - [`tool_result`] and [`prompt_messages`]: the outcome of a call as the model should read it.
 //!
 //! Media is checked against a [`Target`] (base64, magic numbers, size) before it goes out as
