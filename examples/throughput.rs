@@ -6,9 +6,7 @@
 //! `CallToolResult`. Times are medians of several runs; ratios are taken in the same process.
 //! Peak heap is counted by a counting allocator. The last line is the summary.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_agent_view::{
@@ -16,40 +14,10 @@ use mcp_agent_view::{
 };
 use serde_json::{json, Value};
 
-/// Counts live and peak heap bytes.
-struct Counting;
+#[path = "../tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to the system allocator unchanged; only counters are kept.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = System.alloc(layout);
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let new = System.realloc(ptr, layout, new_size);
-        if !new.is_null() {
-            if new_size >= layout.size() {
-                let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(live, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        new
-    }
-}
+use counting_alloc::{peak, reset_peak, Counting};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -256,10 +224,9 @@ fn main() {
     // Peak heap during one history run on the 50 MB blob, over the input's size.
     let blob = &corpora[1].1[0];
     let registry = ReferenceRegistry::with_seed(1);
-    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
-    let before = LIVE.load(Ordering::Relaxed);
+    let before = reset_peak();
     ours_history(&registry)(blob);
-    let peak = PEAK.load(Ordering::Relaxed);
+    let peak = peak();
     // The input itself is live heap too: count it, as a host that read it would.
     let peak_over_input = (peak - before + blob.len()) as f64 / blob.len() as f64;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use common::{neutral, registry};
 use mcp_agent_view::{
     classify_block, convert_message, history, parse_json, script_view, tool_result, Block, Class, ErrorKind,
-    HistoryOptions, Message, Provenance, Reference, ReferenceRegistry, ReferenceSource, Target, MAX_RECORDS, TOO_DEEP,
+    HistoryOptions, Message, Provenance, ReferenceRegistry, Target, MAX_RECORDS, TOO_DEEP,
 };
 use serde_json::{json, Value};
 
@@ -191,18 +191,7 @@ fn the_registry_holds_under_8_threads_of_100000_uris_each() {
                 let mut ids = Vec::with_capacity(EACH);
                 for i in 0..EACH {
                     let uri = format!("mcpl://t{t}/u{i}");
-                    let reference = Reference {
-                        source: ReferenceSource::BulkResource,
-                        uri: &uri,
-                        name: None,
-                        mime_type: None,
-                        size_bytes: None,
-                        expires_at: None,
-                        digest: None,
-                        disposition: None,
-                        rejected: Vec::new(),
-                    };
-                    ids.push(registry.register(&reference));
+                    ids.push(registry.register(&common::reference(&uri)));
                 }
                 ids
             })

@@ -1,32 +1,12 @@
 //! Abuse: a 100 MB blob on the history lane is not decoded, and memory stays near the input's
 //! size. Alone in its test binary, so that the counting allocator sees nothing else.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use mcp_agent_view::{history, parse_json, HistoryOptions, Message, ReferenceRegistry};
 
-struct Counting;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call goes to the system allocator unchanged; only counters are kept.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = System.alloc(layout);
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+use counting_alloc::{peak, reset_peak, Counting};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -49,10 +29,9 @@ fn a_100_mb_blob_costs_the_history_lane_no_decode_and_no_copy() {
     let message = Message::decode(&value).unwrap();
     let registry = ReferenceRegistry::new();
 
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = reset_peak();
     let text = history(&message, &registry, &HistoryOptions::default());
-    let extra = PEAK.load(Ordering::Relaxed) - before;
+    let extra = peak() - before;
 
     assert_eq!(text, "before\n[file: application/octet-stream, ~75.0MB]\nafter");
     println!(

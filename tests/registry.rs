@@ -1,26 +1,14 @@
 //! The reference registry: ids, records, eviction, lookups and threads.
 
+mod common;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use mcp_agent_view::{
-    classify_block, Block, Class, Disposition, ErrorKind, Reference, ReferenceRegistry, ReferenceSource, MAX_RECORDS,
-};
-use serde_json::json;
+use common::reference;
 
-fn reference(uri: &str) -> Reference<'_> {
-    Reference {
-        source: ReferenceSource::BulkResource,
-        uri,
-        name: None,
-        mime_type: None,
-        size_bytes: None,
-        expires_at: None,
-        digest: None,
-        disposition: None,
-        rejected: Vec::new(),
-    }
-}
+use mcp_agent_view::{classify_block, Block, Class, Disposition, ErrorKind, ReferenceRegistry, MAX_RECORDS};
+use serde_json::json;
 
 #[track_caller]
 fn assert_id_shape(id: &str) {

@@ -10,13 +10,7 @@ use serde_json::{json, Value};
 #[track_caller]
 fn result_of(message: &Value) -> AgentToolResult<'static> {
     let decoded = Message::decode(message).expect("the message decodes");
-    let r = tool_result(&decoded, "get_weather", "toolu_01", &registry(), &neutral());
-    AgentToolResult {
-        tool_use_id: r.tool_use_id,
-        content: r.content.into_iter().map(AgentBlock::into_owned).collect(),
-        is_error: r.is_error,
-        held_for_user: r.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
-    }
+    tool_result(&decoded, "get_weather", "toolu_01", &registry(), &neutral()).into_owned()
 }
 
 #[track_caller]

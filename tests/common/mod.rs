@@ -88,3 +88,18 @@ pub fn strings_at(value: &Value, key: &str, out: &mut Vec<String>) {
 pub fn neutral() -> mcp_agent_view::Target {
     mcp_agent_view::Target::neutral()
 }
+
+/// A bulk reference to `uri` with no other field.
+pub fn reference(uri: &str) -> mcp_agent_view::Reference<'_> {
+    mcp_agent_view::Reference {
+        source: mcp_agent_view::ReferenceSource::BulkResource,
+        uri,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        expires_at: None,
+        digest: None,
+        disposition: None,
+        rejected: Vec::new(),
+    }
+}
