@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use mcp_agent_view::{
     convert_message, history_json, script_json, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -22,104 +22,23 @@ use counting_alloc::{peak, reset_peak, Counting};
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// A deterministic byte stream (xorshift), so every run measures the same corpora.
-struct Bytes(u64);
+#[path = "../benches/support/corpora.rs"]
+mod corpora;
 
-impl Bytes {
-    fn fill(&mut self, n: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                self.0.to_le_bytes()[0]
-            })
-            .collect()
+use corpora::{blob_50mb, deep, image_4mib, mixed, wide, Bytes};
+
+/// The time of one pass of `f` over every document of a corpus.
+fn pass(docs: &[Vec<u8>], f: &mut dyn FnMut(&[u8])) -> Duration {
+    let start = Instant::now();
+    for doc in docs {
+        f(doc);
     }
+    start.elapsed()
 }
 
-fn b64(bytes: &[u8]) -> String {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-fn png(rng: &mut Bytes, body: usize) -> Vec<u8> {
-    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    bytes.extend(rng.fill(body));
-    bytes
-}
-
-/// 10,000 tool results shaped like the everything server's.
-fn mixed(rng: &mut Bytes) -> Vec<Vec<u8>> {
-    (0..10_000)
-        .map(|i| {
-            let result = json!({"content": [
-                {"type": "text", "text": format!("Returning resource reference for Resource {i}:")},
-                {"type": "image", "data": b64(&png(rng, 60)), "mimeType": "image/png"},
-                {"type": "resource", "resource": {"uri": format!("demo://resource/dynamic/text/{i}"), "mimeType": "text/plain",
-                    "text": format!("Resource {i}: This is a plaintext resource created at 8:22:02 PM")}},
-                {"type": "resource_link", "uri": format!("demo://resource/dynamic/blob/{}", i % 50), "name": format!("Blob Resource {}", i % 50),
-                    "description": "A plaintext resource", "mimeType": "text/plain"},
-                {"type": "resource", "resource": {"uri": format!("demo://resource/dynamic/blob/{i}"), "mimeType": "application/octet-stream",
-                    "blob": b64(&rng.fill(48))}}
-            ]});
-            serde_json::to_vec(&result).unwrap()
-        })
-        .collect()
-}
-
-fn blob_50mb(rng: &mut Bytes) -> Vec<u8> {
-    let blob = b64(&rng.fill(50 * 1000 * 1000 * 3 / 4));
-    serde_json::to_vec(&json!({"content": [
-        {"type": "text", "text": "The export is attached."},
-        {"type": "resource", "resource": {"uri": "file:///exports/all.bin", "mimeType": "application/octet-stream", "blob": blob}},
-        {"type": "text", "text": "Done."}
-    ]}))
-    .unwrap()
-}
-
-fn image_4mib(rng: &mut Bytes) -> Vec<u8> {
-    serde_json::to_vec(&json!({"content": [
-        {"type": "text", "text": "Screenshot:"},
-        {"type": "image", "data": b64(&png(rng, 4 * 1024 * 1024 - 16)), "mimeType": "image/png"}
-    ]}))
-    .unwrap()
-}
-
-fn wide() -> Vec<u8> {
-    let content: Vec<Value> = (0..100_000)
-        .map(|i| json!({"type": "text", "text": format!("line {i}")}))
-        .collect();
-    serde_json::to_vec(&json!({"content": content})).unwrap()
-}
-
-fn deep(rng: &mut Bytes) -> Vec<u8> {
-    let mut value = json!({"done": true});
-    for level in 0..100 {
-        value = json!({
-            "level": level,
-            "note": {"type": "text", "text": format!("note at level {level}")},
-            "attachment": {"type": "resource", "resource": {"uri": format!("file:///l/{level}"), "mimeType": "text/plain", "text": "embedded"}},
-            "thumb": {"type": "image", "data": b64(&png(rng, 30)), "mimeType": "image/png"},
-            "next": value
-        });
-    }
-    serde_json::to_vec(&json!({"content": [{"type": "text", "text": "{}"}], "structuredContent": value})).unwrap()
-}
-
-/// The median time of `runs` runs of `f` over every document of a corpus.
-fn time(docs: &[Vec<u8>], runs: usize, mut f: impl FnMut(&[u8])) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            for doc in docs {
-                f(doc);
-            }
-            start.elapsed()
-        })
-        .collect();
+fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
-    times[runs / 2]
+    times[times.len() / 2]
 }
 
 fn floor(doc: &[u8]) {
@@ -164,22 +83,47 @@ struct Row {
     rmcp: Duration,
 }
 
+/// One lane of the benchmark: what it does to one document.
+type Lane<'r> = Box<dyn FnMut(&[u8]) + 'r>;
+
 fn measure(corpus: &'static str, docs: &[Vec<u8>], runs: usize) -> Row {
     let registry = ReferenceRegistry::with_seed(1);
     let anthropic = Target::anthropic();
-    // One warm-up pass of each, then interleaved medians.
-    let row = |runs| Row {
+    let mut lanes: [Lane<'_>; 6] = [
+        Box::new(floor),
+        Box::new(value),
+        Box::new(ours_history(&registry)),
+        Box::new(ours_convert(&registry, &anthropic)),
+        Box::new(ours_script(&registry, &anthropic)),
+        Box::new(rmcp),
+    ];
+    // Interleaved: every run times each lane once, so that what the machine is doing weighs
+    // on all of them alike. The first run warms up and is not counted. Medians of the rest.
+    let mut times: [Vec<Duration>; 6] = Default::default();
+    for run in 0..=runs {
+        // Forward on even runs, backward on odd ones: no lane always follows the same one.
+        let mut order: Vec<usize> = (0..lanes.len()).collect();
+        if run % 2 == 1 {
+            order.reverse();
+        }
+        for k in order {
+            let t = pass(docs, lanes[k].as_mut());
+            if run > 0 {
+                times[k].push(t);
+            }
+        }
+    }
+    let [floor, value, history, convert, script, rmcp] = times.map(median);
+    Row {
         corpus,
         bytes: docs.iter().map(Vec::len).sum(),
-        floor: time(docs, runs, floor),
-        value: time(docs, runs, value),
-        history: time(docs, runs, ours_history(&registry)),
-        convert: time(docs, runs, ours_convert(&registry, &anthropic)),
-        script: time(docs, runs, ours_script(&registry, &anthropic)),
-        rmcp: time(docs, runs, rmcp),
-    };
-    row(1);
-    row(runs)
+        floor,
+        value,
+        history,
+        convert,
+        script,
+        rmcp,
+    }
 }
 
 fn ms(d: Duration) -> f64 {

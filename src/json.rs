@@ -191,6 +191,15 @@ impl<'a> Reader<'a> {
     /// step.
     fn scan_string(&self, mut i: usize) -> usize {
         let bytes = self.bytes;
+        let special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+        // Bytewise to an eight-byte boundary, so that no word load straddles a cache line.
+        let to_boundary = (8 - (bytes.as_ptr() as usize + i) % 8) % 8;
+        for _ in 0..to_boundary {
+            match bytes.get(i) {
+                Some(&b) if !special(b) => i += 1,
+                _ => return i,
+            }
+        }
         while let Some(chunk) = bytes.get(i..i + 8) {
             let mut word = [0u8; 8];
             word.copy_from_slice(chunk);
@@ -207,7 +216,7 @@ impl<'a> Reader<'a> {
             i += 8;
         }
         while let Some(&b) = bytes.get(i) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
+            if special(b) {
                 return i;
             }
             i += 1;
