@@ -23,29 +23,35 @@ pub enum ErrorKind {
 
 /// An error of a call into this crate. Opaque; match on [`Error::kind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+/// Boxed, so that a `Result` of this crate is a word wider than its value: the reader returns
+/// one for every token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     kind: ErrorKind,
     message: String,
 }
 
 impl Error {
+    #[cold]
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(Inner {
             kind,
             message: message.into(),
-        }
+        }))
     }
 
     /// What went wrong.
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 

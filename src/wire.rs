@@ -576,21 +576,25 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     }
     let start = r.position();
     let mut seq = r.object()?;
-    let mut f = BlockFields::default();
     let mut first = r.next_key(&mut seq)?;
     // Most blocks name their type first, and most are text: read those without the field bag.
-    if let Some(key) = first.filter(|k| k.raw() == b"type") {
+    let mut type_name = None;
+    if first.is_some_and(|k| k.raw() == b"type") {
         if r.peek()? == Peek::String {
-            let type_name = r.string()?;
-            if type_name.raw() == b"text" {
+            let t = r.string()?;
+            if t.raw() == b"text" {
                 return read_text_block(r, &mut seq);
             }
-            f.type_name = Some(type_name.text().map_or(Scalar::NotText, Scalar::Str));
+            type_name = Some(t.text().map_or(Scalar::NotText, Scalar::Str));
         } else {
-            read_block_field(r, &key_name(&key), &mut f)?;
+            type_name = Some(read_scalar(r)?);
         }
         first = r.next_key(&mut seq)?;
     }
+    let mut f = BlockFields {
+        type_name,
+        ..BlockFields::default()
+    };
     let mut key = first;
     while let Some(k) = key {
         read_block_field(r, &key_name(&k), &mut f)?;
