@@ -345,6 +345,10 @@ fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
 }
 
 fn blob_form(mime_type: Option<&str>, data: &[u8]) -> BlobForm {
+    // The commonest binary types need no parse.
+    if let Some("application/octet-stream" | "application/gzip" | "application/zip" | "application/pdf") = mime_type {
+        return BlobForm::File;
+    }
     let Some(mime) = mime_type.and_then(|m| m.parse::<mime::Mime>().ok()) else {
         return BlobForm::File;
     };

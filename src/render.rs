@@ -107,14 +107,17 @@ pub const WITHHELD: &str = "[inline content withheld: nonconformant bulk disposi
 
 /// `[image: image/png, ~3KB]`, `[file: text/plain, ~2KB, not text: invalid UTF-8]`.
 fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<u64>, note: Option<&str>) {
-    let _ = write!(out, "[{label}: ");
+    out.push('[');
+    out.push_str(label);
+    out.push_str(": ");
     push_label(out, mime.unwrap_or(""), "unknown type");
     if let Some(size) = size {
         out.push_str(", ");
         push_size(out, size);
     }
     if let Some(note) = note {
-        let _ = write!(out, ", {note}");
+        out.push_str(", ");
+        out.push_str(note);
     }
     out.push(']');
 }
@@ -206,7 +209,8 @@ fn push_size(out: &mut String, bytes: u64) {
     const KIB: f64 = 1024.0;
     let b = bytes as f64;
     if bytes < 1024 {
-        let _ = write!(out, "{bytes}B");
+        push_int(out, bytes);
+        out.push('B');
     } else if (b / KIB).round() < KIB {
         let _ = write!(out, "~{:.0}KB", b / KIB);
     } else if (b / KIB / KIB * 10.0).round() / 10.0 < KIB {
@@ -214,6 +218,21 @@ fn push_size(out: &mut String, bytes: u64) {
     } else {
         let _ = write!(out, "~{:.1}GB", b / KIB / KIB / KIB);
     }
+}
+
+/// A whole number in decimal, without the formatting machinery (it is on every marker).
+fn push_int(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + u8::try_from(n % 10).unwrap_or(0);
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 fn push_label(out: &mut String, raw: &str, absent: &str) {
