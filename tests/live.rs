@@ -326,7 +326,7 @@ fn a_server_that_fails_gives_one_line_and_a_non_zero_exit() {
 /// The rmcp bridge, in process: rmcp's own client against the same servers.
 mod bridge {
     use mcp_agent_view::rmcp::tool_result_from_rmcp;
-    use mcp_agent_view::{AgentBlock, ReferenceRegistry, Target};
+    use mcp_agent_view::{AgentBlock, AgentToolResult, ReferenceRegistry, Target};
     use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
     use rmcp::service::ServiceError;
     use rmcp::transport::async_rw::AsyncRwTransport;
@@ -350,6 +350,22 @@ mod bridge {
         (().serve(transport).await.unwrap(), child)
     }
 
+    /// Calls `name` on the raw path and maps the outcome for Anthropic.
+    async fn call_raw(
+        client: &rmcp::service::RunningService<RoleClient, ()>,
+        name: &'static str,
+    ) -> AgentToolResult<'static> {
+        let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new(name)));
+        let outcome = client.peer().send_request(request).await;
+        tool_result_from_rmcp(
+            &outcome,
+            name,
+            "toolu_1",
+            &ReferenceRegistry::new(),
+            &Target::anthropic(),
+        )
+    }
+
     fn runtime() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -366,15 +382,7 @@ mod bridge {
             let typed = client.peer().call_tool(CallToolRequestParams::new("mixed")).await;
             assert!(matches!(typed, Err(ServiceError::UnexpectedResponse)), "{typed:?}");
             // ...the raw path keeps every good block.
-            let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("mixed")));
-            let outcome = client.peer().send_request(request).await;
-            let result = tool_result_from_rmcp(
-                &outcome,
-                "mixed",
-                "toolu_1",
-                &ReferenceRegistry::new(),
-                &Target::anthropic(),
-            );
+            let result = call_raw(&client, "mixed").await;
             let texts: Vec<&str> = result.content.iter().filter_map(AgentBlock::as_text).collect();
             for expected in [
                 "good text before",
@@ -388,15 +396,7 @@ mod bridge {
             assert!(result.content.iter().any(|b| matches!(b, AgentBlock::Image { .. })));
             assert_eq!(result.held_for_user.len(), 1);
 
-            let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("fails")));
-            let outcome = client.peer().send_request(request).await;
-            let result = tool_result_from_rmcp(
-                &outcome,
-                "fails",
-                "toolu_2",
-                &ReferenceRegistry::new(),
-                &Target::anthropic(),
-            );
+            let result = call_raw(&client, "fails").await;
             assert!(result.is_error);
             assert_eq!(
                 result.content[0].as_text(),

@@ -238,8 +238,8 @@ impl Target {
         match self.provider {
             Provider::Neutral => messages.iter().map(AgentMessage::to_json).collect(),
             Provider::Anthropic => anthropic::messages(messages),
-            Provider::OpenAiChat => openai_chat::messages(messages),
-            Provider::OpenAiResponses => openai_responses::messages(messages),
+            Provider::OpenAiChat => openai_messages(messages, openai_chat::user_parts),
+            Provider::OpenAiResponses => openai_messages(messages, openai_responses::items),
         }
     }
 }
@@ -254,6 +254,18 @@ fn text_of(block: &AgentBlock<'_>, note: Option<&str>) -> String {
         AgentBlock::Document { mime_type, data } => ("file", mime_type, data),
     };
     crate::render::media_text(label, mime_type, data, note)
+}
+
+/// Messages in an OpenAI shape: a `user` message takes every block as `user_content` shapes
+/// it; any other role takes text only, media as its marker.
+fn openai_messages(messages: &[AgentMessage<'_>], user_content: fn(&[AgentBlock<'_>]) -> Value) -> Vec<Value> {
+    messages
+        .iter()
+        .map(|m| match m.role {
+            crate::wire::Role::User => serde_json::json!({"role": "user", "content": user_content(&m.content)}),
+            _ => serde_json::json!({"role": m.role.as_str(), "content": text_only(&m.content)}),
+        })
+        .collect()
 }
 
 /// Blocks as one text, for a message that takes text only: media as markers, one a line.

@@ -5,10 +5,8 @@
 use serde_json::{json, Value};
 
 use crate::lanes::convert::AgentBlock;
-use crate::prompt::AgentMessage;
 use crate::render::{self, FOLLOWS, TOOL_ERROR};
 use crate::tool_result::AgentToolResult;
-use crate::wire::Role;
 
 use super::{data_url, text_of, DOCUMENT_NAME};
 
@@ -69,16 +67,4 @@ pub(super) fn tool_results(results: &[AgentToolResult<'_>]) -> Vec<Value> {
         out.push(json!({"role": "user", "content": attachments}));
     }
     out
-}
-
-/// Messages: a `user` message takes every part; any other role takes text only, media as its
-/// marker.
-pub(super) fn messages(messages: &[AgentMessage<'_>]) -> Vec<Value> {
-    messages
-        .iter()
-        .map(|m| match m.role {
-            Role::User => json!({"role": "user", "content": user_parts(&m.content)}),
-            _ => json!({"role": m.role.as_str(), "content": super::text_only(&m.content)}),
-        })
-        .collect()
 }

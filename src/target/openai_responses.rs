@@ -4,10 +4,8 @@
 use serde_json::{json, Value};
 
 use crate::lanes::convert::AgentBlock;
-use crate::prompt::AgentMessage;
 use crate::render::TOOL_ERROR;
 use crate::tool_result::AgentToolResult;
-use crate::wire::Role;
 
 use super::{data_url, text_of, DOCUMENT_NAME};
 
@@ -37,18 +35,6 @@ pub(super) fn tool_results(results: &[AgentToolResult<'_>]) -> Vec<Value> {
             }
             output.extend(result.content.iter().map(item));
             json!({"type": "function_call_output", "call_id": result.tool_use_id, "output": output})
-        })
-        .collect()
-}
-
-/// Messages: a `user` message takes every item; any other role takes text only, media as its
-/// marker.
-pub(super) fn messages(messages: &[AgentMessage<'_>]) -> Vec<Value> {
-    messages
-        .iter()
-        .map(|m| match m.role {
-            Role::User => json!({"role": "user", "content": items(&m.content)}),
-            _ => json!({"role": m.role.as_str(), "content": super::text_only(&m.content)}),
         })
         .collect()
 }
