@@ -384,13 +384,15 @@ fn is_textual(mime: &mime::Mime) -> bool {
     )
 }
 
+/// The base64 engine for what MCP servers send: standard alphabet, padding optional.
+pub(crate) const FORGIVING: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
 /// Decodes base64 as MCP servers send it: standard alphabet, line breaks allowed, padding
 /// optional.
 pub(crate) fn decode_base64(data: &[u8]) -> Option<Vec<u8>> {
-    const FORGIVING: GeneralPurpose = GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-    );
     if data.iter().any(u8::is_ascii_whitespace) {
         let compact: Vec<u8> = data.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
         FORGIVING.decode(compact).ok()

@@ -433,7 +433,7 @@ fn malformed<'a>(type_name: Option<Cow<'a, str>>, reason: &'static str) -> Block
 }
 
 /// A key's name: its raw bytes, or its text where it has an escape.
-fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
+pub(crate) fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
     if key.is_escaped() {
         key.text()
             .map_or(Cow::Borrowed(&[][..]), |t| Cow::Owned(t.into_owned().into_bytes()))

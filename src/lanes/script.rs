@@ -4,9 +4,10 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::json::{Peek, RawStr, Reader};
-use crate::wire::{read_block, read_resource_contents};
+use crate::lanes::convert::AgentBlock;
+use crate::wire::{key_name, read_block, read_resource_contents};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -199,7 +200,43 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> R
         Shape::ResourceContents => read_resource_contents(&mut again)?,
         _ => read_block(&mut again)?,
     };
-    serde_json::to_writer(&mut *out, &show(&block, lane)).map_err(|e| Error::new(ErrorKind::Json, e.to_string()))
+    write_shown(out, &block, lane);
+    Ok(())
+}
+
+/// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
+/// order), without building a `Value`.
+fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
+    let Some(target) = lane.media else {
+        let mut text = String::new();
+        render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
+        return write_text(out, &text);
+    };
+    let (kind, mime_type, data) = match convert_block(block, lane.provenance, lane.registry, target) {
+        AgentBlock::Text { text } => return write_text(out, &text),
+        AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
+        AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
+        AgentBlock::Document { mime_type, data } => ("document", mime_type, data),
+    };
+    // Checked base64 needs no escaping.
+    out.extend_from_slice(b"{\"data\":\"");
+    out.extend_from_slice(data.as_bytes());
+    out.extend_from_slice(b"\",\"mimeType\":");
+    write_str(out, &mime_type);
+    out.extend_from_slice(b",\"type\":\"");
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(b"\"}");
+}
+
+fn write_text(out: &mut Vec<u8>, text: &str) {
+    out.extend_from_slice(b"{\"text\":");
+    write_str(out, text);
+    out.extend_from_slice(b",\"type\":\"text\"}");
+}
+
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, s);
 }
 
 /// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
@@ -211,22 +248,22 @@ fn copy_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, copy_all:
     out.push(b'{');
     let mut first = true;
     while let Some(key) = r.next_key(&mut seq)? {
-        let name = key.text();
+        let name = key_name(&key);
         let is_string = r.peek()? == Peek::String;
         out_key(out, &mut first, &key);
-        match name.as_deref() {
-            Some("type") if is_string => {
+        match &*name {
+            b"type" if is_string => {
                 let raw = r.string()?;
                 keys.type_name = raw.text().map_or(TypeKey::NotString, TypeKey::Is);
                 out_string(out, &raw);
                 continue;
             }
-            Some("type") => keys.type_name = TypeKey::NotString,
-            Some("text") => (keys.text, keys.string_text) = (true, is_string),
-            Some("data") => keys.data = true,
-            Some("uri") => (keys.uri, keys.string_uri) = (true, is_string),
-            Some("resource") => keys.resource = true,
-            Some("blob") => keys.string_blob = is_string,
+            b"type" => keys.type_name = TypeKey::NotString,
+            b"text" => (keys.text, keys.string_text) = (true, is_string),
+            b"data" => keys.data = true,
+            b"uri" => (keys.uri, keys.string_uri) = (true, is_string),
+            b"resource" => keys.resource = true,
+            b"blob" => keys.string_blob = is_string,
             _ => {}
         }
         if copy_all || keys.shape() == Shape::Other {

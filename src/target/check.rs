@@ -2,7 +2,9 @@
 
 use std::borrow::Cow;
 
-use crate::classify::decode_base64;
+use base64::Engine as _;
+
+use crate::classify::FORGIVING;
 use crate::render::base64_decoded_len;
 use crate::target::{AudioFormat, ImageFormat, Target};
 
@@ -85,14 +87,18 @@ pub(crate) fn check<'a>(claim: Claim, declared: Option<&str>, data: &'a [u8], ta
 /// The type the first bytes show, `None` where they show none this crate knows; an error where
 /// the base64 of the first bytes does not decode.
 fn sniff_prefix(data: &[u8]) -> Result<Option<Sniffed>, NotSent> {
-    let prefix: Vec<u8> = data
-        .iter()
-        .copied()
-        .filter(|c| !c.is_ascii_whitespace())
-        .take(PREFIX_CHARS)
-        .collect();
-    let bytes = decode_base64(&prefix).ok_or(NotSent::InvalidBase64)?;
-    Ok(sniff(&bytes))
+    // On the stack: this runs for every medium a lane may send.
+    let mut prefix = [0u8; PREFIX_CHARS];
+    let mut len = 0;
+    for &c in data.iter().filter(|c| !c.is_ascii_whitespace()).take(PREFIX_CHARS) {
+        prefix[len] = c;
+        len += 1;
+    }
+    let mut bytes = [0u8; PREFIX_CHARS / 4 * 3];
+    let decoded = FORGIVING
+        .decode_slice(&prefix[..len], &mut bytes)
+        .map_err(|_| NotSent::InvalidBase64)?;
+    Ok(sniff(&bytes[..decoded]))
 }
 
 fn sniff(b: &[u8]) -> Option<Sniffed> {
