@@ -224,7 +224,7 @@ impl<'a> Reader<'a> {
         let span = &rest[..end];
         let has_control = span
             .chunks(64)
-            .any(|chunk| chunk.iter().fold(false, |seen, &b| seen | (b < 0x20)));
+            .any(|chunk| chunk.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) != 0);
         if has_control {
             if let Some(at) = span.iter().position(|&b| b < 0x20) {
                 return i + at;
