@@ -97,18 +97,28 @@ impl ReferenceRegistry {
     /// Registers `reference` and returns its id. The same uri gets the same id while its record
     /// is kept.
     pub fn register(&self, reference: &Reference<'_>) -> String {
+        let mut id = String::with_capacity(17);
+        self.push_id(reference, &mut id);
+        id
+    }
+
+    /// Registers `reference` and appends its id to `out`: what a stub writes, without an
+    /// allocation of its own.
+    pub(crate) fn push_id(&self, reference: &Reference<'_>, out: &mut String) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(record) = inner.by_uri.get(reference.uri).and_then(|n| inner.records.get(n)) {
-            return record.id.clone();
+            out.push_str(&record.id);
+            return;
         }
         let n = inner.next;
         inner.next += 1;
         let id = self.id_of(n);
+        out.push_str(&id);
         inner.by_uri.insert(reference.uri.to_owned(), n);
         inner.records.insert(
             n,
             ReferenceRecord {
-                id: id.clone(),
+                id,
                 uri: reference.uri.to_owned(),
                 source: reference.source,
                 name: reference.name.map(str::to_owned),
@@ -125,7 +135,6 @@ impl ReferenceRegistry {
                 }
             }
         }
-        id
     }
 
     /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this

@@ -65,7 +65,7 @@ pub(crate) fn show(class: &Class<'_>, provenance: Provenance, registry: &Referen
             }
         },
         Class::Reference(reference) => {
-            stub(out, &registry.register(reference), reference, provenance);
+            stub(out, registry, reference, provenance);
         }
         Class::Withheld { .. } => out.push_str(WITHHELD),
         Class::Invalid { reason, .. } => {
@@ -172,9 +172,9 @@ pub(crate) fn attachments_of(tool_use_id: &str) -> String {
 pub const TOOL_ERROR: &str = "[tool returned an error]";
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
-fn stub(out: &mut String, id: &str, reference: &Reference<'_>, provenance: Provenance) {
+fn stub(out: &mut String, registry: &ReferenceRegistry, reference: &Reference<'_>, provenance: Provenance) {
     out.push('[');
-    out.push_str(id);
+    registry.push_id(reference, out);
     out.push(']');
     if let Some(name) = reference.name {
         out.push(' ');

@@ -585,7 +585,14 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
             if t.raw() == b"text" {
                 return read_text_block(r, &mut seq);
             }
-            type_name = Some(t.text().map_or(Scalar::NotText, Scalar::Str));
+            // The known names need no UTF-8 check.
+            type_name = Some(match t.raw() {
+                b"image" => Scalar::Str(Cow::Borrowed("image")),
+                b"audio" => Scalar::Str(Cow::Borrowed("audio")),
+                b"resource" => Scalar::Str(Cow::Borrowed("resource")),
+                b"resource_link" => Scalar::Str(Cow::Borrowed("resource_link")),
+                _ => t.text().map_or(Scalar::NotText, Scalar::Str),
+            });
         } else {
             type_name = Some(read_scalar(r)?);
         }
