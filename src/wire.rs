@@ -811,7 +811,7 @@ struct Shape<'a> {
     result_type: Option<Cow<'a, str>>,
     meta: Option<Cow<'a, str>>,
     description: Option<Cow<'a, str>>,
-    rpc_error: Option<RpcError<'a>>,
+    rpc_error: Option<Box<RpcError<'a>>>,
 }
 
 impl Shape<'_> {
@@ -895,7 +895,7 @@ fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) ->
                     Shape::of(ShapeKind::NoContent)
                 });
             }
-            b"error" if outer => shape.rpc_error = Some(read_rpc_error(r)?),
+            b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
             b"type" => {
                 seen.string_type = r.peek()? == Peek::String;
                 r.skip()?;
@@ -1095,7 +1095,7 @@ pub(crate) struct MessageShape<'a>(Shape<'a>);
 impl<'a> MessageShape<'a> {
     /// The JSON-RPC error, where the message is one.
     pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
-        self.0.rpc_error.as_ref()
+        self.0.rpc_error.as_deref()
     }
 }
 
@@ -1125,11 +1125,14 @@ impl<'a> Message<'a> {
             }),
             Some(ShapeKind::Resource) => Message::Resource(blocks),
             Some(ShapeKind::Blocks | ShapeKind::RoleContent) => Message::Blocks(blocks),
-            Some(ShapeKind::RpcError) => Message::RpcError(shape.rpc_error.unwrap_or(RpcError {
-                code: None,
-                message: Cow::Borrowed(""),
-                data: None,
-            })),
+            Some(ShapeKind::RpcError) => Message::RpcError(shape.rpc_error.map_or_else(
+                || RpcError {
+                    code: None,
+                    message: Cow::Borrowed(""),
+                    data: None,
+                },
+                |error| *error,
+            )),
             Some(ShapeKind::NoContent) | None => Message::NoContent,
         })
     }
