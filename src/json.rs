@@ -313,7 +313,22 @@ impl<'a> Reader<'a> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.error("expected a key"));
         }
-        let key = self.string()?;
+        // Keys are short and plain: a byte loop for them, the general reader for anything else.
+        let start = self.pos + 1;
+        let mut i = start;
+        let key = loop {
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    break RawStr {
+                        raw: &self.bytes[start..i],
+                        escaped: false,
+                    };
+                }
+                Some(&b) if b != b'\\' && b >= 0x20 && i - start < 32 => i += 1,
+                _ => break self.string()?,
+            }
+        };
         if self.bytes.get(self.pos) == Some(&b':') {
             self.pos += 1;
         } else {
