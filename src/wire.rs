@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind};
-use crate::json::{Peek, RawStr, Reader, Seq};
+use crate::json::{Peek, RawStr, Reader, Seq, MAX_DEPTH};
 
 /// One content block, decoded tolerantly. Borrows from the bytes it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -290,6 +290,24 @@ pub struct RpcError<'a> {
     pub data: Option<Cow<'a, str>>,
 }
 
+/// Whether `value` nests deeper than the reader reads ([`MAX_DEPTH`] levels), found without
+/// recursion: a `Value` is written out (recursively) only where it is not.
+fn nests_too_deep(value: &Value) -> bool {
+    let mut open = vec![(value, 1usize)];
+    while let Some((value, level)) = open.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(fields) => Box::new(fields.values()),
+            _ => continue,
+        };
+        if level > MAX_DEPTH {
+            return true;
+        }
+        open.extend(children.map(|child| (child, level + 1)));
+    }
+    false
+}
+
 fn own<T: ?Sized + ToOwned>(cow: Cow<'_, T>) -> Cow<'static, T> {
     Cow::Owned(cow.into_owned())
 }
@@ -305,6 +323,9 @@ impl<'a> Block<'a> {
     /// The bytes path, [`Message::parse`], borrows instead of copying.
     #[must_use]
     pub fn decode(value: &Value) -> Block<'static> {
+        if nests_too_deep(value) {
+            return Block::bare(malformed(None, "block nests too deep"));
+        }
         let bytes = value.to_string().into_bytes();
         let mut reader = Reader::new(&bytes);
         // A Value always serializes to JSON this reader reads, and not deeper than it parsed.
@@ -315,6 +336,9 @@ impl<'a> Block<'a> {
     /// embedded resource it is.
     #[must_use]
     pub fn decode_resource_contents(value: &Value) -> Block<'static> {
+        if nests_too_deep(value) {
+            return Block::bare(malformed(Some(Cow::Borrowed("resource")), "block nests too deep"));
+        }
         let bytes = value.to_string().into_bytes();
         let mut reader = Reader::new(&bytes);
         read_resource_contents(&mut reader).map_or_else(
@@ -1140,6 +1164,9 @@ impl<'a> Message<'a> {
     /// Decodes the message in a [`Value`], as [`Message::parse`] does its bytes. The bytes path
     /// borrows; this one owns.
     pub fn decode(value: &Value) -> Result<Message<'static>, Error> {
+        if nests_too_deep(value) {
+            return Err(Error::new(ErrorKind::Json, "value nests deeper than 128 levels"));
+        }
         let bytes = value.to_string().into_bytes();
         Message::parse(&bytes).map(Message::into_owned)
     }

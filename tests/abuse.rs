@@ -51,7 +51,34 @@ fn the_script_lane_bounds_a_value_nested_100000_deep() {
             next.insert("next".to_owned(), value);
             value = Value::Object(next);
         }
-        let view = script_view(&value, &registry(), &neutral());
+        let mut extra = json!(null);
+        for _ in 0..100_000 {
+            extra = Value::Array(vec![extra]);
+        }
+        let mut deep_block = serde_json::Map::new();
+        deep_block.insert("type".to_owned(), json!("text"));
+        deep_block.insert("text".to_owned(), json!("t"));
+        deep_block.insert("extra".to_owned(), extra);
+        let deep_block = Value::Object(deep_block);
+        // The lanes and decoders run on an ordinary thread's stack (2 MiB, Rust's default): none may recurse
+        // with the input's depth.
+        let (view, decoded, block_is_marker) = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(2 * 1024 * 1024)
+                .spawn_scoped(s, || {
+                    let view = script_view(&value, &registry(), &neutral());
+                    let decoded = Message::decode(&value).map(|m| m.blocks().count());
+                    let block = Block::decode(&deep_block);
+                    (
+                        view,
+                        decoded.is_ok(),
+                        matches!(classify_block(&block), Class::Invalid { .. }),
+                    )
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        });
         let mut cursor = &view;
         let mut depth = 0;
         while let Some(next) = cursor.get("next") {
@@ -59,8 +86,8 @@ fn the_script_lane_bounds_a_value_nested_100000_deep() {
             depth += 1;
         }
         let bounded = cursor == &json!(TOO_DEEP) && depth == mcp_agent_view::SCRIPT_MAX_DEPTH;
-        let message = Message::decode(&value).map(|m| m.blocks().count());
-        (bounded, message.is_ok(), value, view)
+        assert!(block_is_marker, "a block nesting too deep is a marker");
+        (bounded, decoded, (value, deep_block), view)
     });
     let (bounded, decoded, value, view) = worker.unwrap().join().unwrap();
     assert!(bounded, "cut at the bound with the marker");
