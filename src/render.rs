@@ -102,6 +102,9 @@ pub const DISPLAYED_TO_USER: &str = "[output displayed to user]";
 /// What the model reads when a tool result has nothing for it.
 pub const NO_CONTENT: &str = "[tool returned no content]";
 
+/// What stands for `structuredContent` that cannot be read again as JSON.
+pub(crate) const STRUCTURED_UNREADABLE: &str = "[structured content not shown: not JSON]";
+
 /// The marker of inline data that claims a bulk disposition.
 pub const WITHHELD: &str = "[inline content withheld: nonconformant bulk disposition on inline data]";
 

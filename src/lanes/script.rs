@@ -84,7 +84,8 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
         provenance,
         media: None,
     };
-    transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| json.to_owned())
+    // Fail closed: the raw text could hold the uris this walk exists to take out.
+    transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| render::STRUCTURED_UNREADABLE.to_owned())
 }
 
 fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
