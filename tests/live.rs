@@ -10,6 +10,15 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-agent-view");
 
+/// The good blocks of the misbehaving server's `mixed` tool, which must all reach the model.
+const GOOD_BLOCKS: [&str; 5] = [
+    "good text before",
+    "for an unknown role",
+    "notes from a blob",
+    "embedded text survives",
+    "good text after",
+];
+
 fn live_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("live")
 }
@@ -229,13 +238,7 @@ fn errors_reach_the_model_as_errors() {
 fn every_good_block_of_a_misbehaving_server_reaches_the_model_through_call() {
     let out = misbehaving_tool(&[], "mixed");
     let shown = texts(&out);
-    for expected in [
-        "good text before",
-        "for an unknown role",
-        "notes from a blob",
-        "embedded text survives",
-        "good text after",
-    ] {
+    for expected in GOOD_BLOCKS {
         assert!(shown.iter().any(|t| t == expected), "{expected} missing: {out}");
     }
     assert!(shown.contains(&"[unsupported result type: hologram]".to_owned()));
@@ -384,13 +387,7 @@ mod bridge {
             // ...the raw path keeps every good block.
             let result = call_raw(&client, "mixed").await;
             let texts: Vec<&str> = result.content.iter().filter_map(AgentBlock::as_text).collect();
-            for expected in [
-                "good text before",
-                "for an unknown role",
-                "notes from a blob",
-                "embedded text survives",
-                "good text after",
-            ] {
+            for expected in super::GOOD_BLOCKS {
                 assert!(texts.contains(&expected), "{expected} missing: {texts:?}");
             }
             assert!(result.content.iter().any(|b| matches!(b, AgentBlock::Image { .. })));
