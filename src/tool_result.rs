@@ -6,13 +6,12 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::classify::{classify_block, Class};
 use crate::lanes::convert::{convert_block, AgentBlock};
 use crate::lanes::script::structured_text;
 use crate::reference::ReferenceRegistry;
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
-use crate::wire::{Block, Message, Role};
+use crate::wire::{Block, BlockKind, Message, Role};
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -83,7 +82,8 @@ pub fn tool_result<'a>(
         if for_user_only(block) {
             held_for_user.push(agent_block);
         } else {
-            has_text |= matches!(classify_block(block), Class::Text { .. });
+            // The class `Text` is exactly this kind; classifying again would decode a textual blob twice.
+            has_text |= matches!(block.kind, BlockKind::Text { .. });
             content.push(agent_block);
         }
     }
