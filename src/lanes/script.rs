@@ -208,12 +208,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> R
 /// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
 /// order), without building a `Value`.
 fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
-    let Some(target) = lane.media else {
-        let mut text = String::new();
-        render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
-        return write_text(out, &text);
-    };
-    let (kind, mime_type, data) = match convert_block(block, lane.provenance, lane.registry, target) {
+    let (kind, mime_type, data) = match agent_block(block, lane) {
         AgentBlock::Text { text } => return write_text(out, &text),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
@@ -326,12 +321,18 @@ fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
 }
 
 fn show(block: &Block<'_>, lane: &Lane<'_>) -> Value {
+    agent_block(block, lane).to_json()
+}
+
+/// What a block is on this walk: its `convert_block` output, or, where media is shown as its
+/// marker, a text block with what the history lane shows.
+fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     if let Some(target) = lane.media {
-        return convert_block(block, lane.provenance, lane.registry, target).to_json();
+        return convert_block(block, lane.provenance, lane.registry, target);
     }
     let mut text = String::new();
     render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
-    serde_json::json!({"type": "text", "text": text})
+    AgentBlock::Text { text: Cow::Owned(text) }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
