@@ -466,7 +466,9 @@ pub(crate) fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
     }
 }
 
-/// Reads any value as a [`Scalar`].
+/// Reads any value as a [`Scalar`]. Inlined, as the reader's token functions are.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
     Ok(match r.peek()? {
         Peek::String => r.string()?.text().map_or(Scalar::NotText, Scalar::Str),
@@ -818,10 +820,12 @@ pub(crate) fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>
 pub(crate) trait Sink<'a> {
     /// A block of the message's content, prompt message or read resource.
     fn block(&mut self, block: Block<'a>);
+    /// Where the sink stands.
+    type Mark: Copy;
     /// Saves where the sink stands, for [`Sink::reset`].
-    fn mark(&mut self) -> usize;
+    fn mark(&self) -> Self::Mark;
     /// Forgets what was reported since `mark`: the object turned out to be one block.
-    fn reset(&mut self, mark: usize);
+    fn reset(&mut self, mark: Self::Mark);
     /// The end of one prompt message, with its role.
     fn end_prompt_message(&mut self, _role: Option<Role<'a>>) {}
 }
@@ -1073,7 +1077,6 @@ fn read_rpc_error<'a>(r: &mut Reader<'a>) -> Result<RpcError<'a>, Error> {
 struct Collect<'a> {
     blocks: Vec<Block<'a>>,
     messages: Vec<PromptMessage<'a>>,
-    marks: Vec<(usize, usize)>,
 }
 
 impl<'a> Sink<'a> for Collect<'a> {
@@ -1081,16 +1084,15 @@ impl<'a> Sink<'a> for Collect<'a> {
         self.blocks.push(block);
     }
 
-    fn mark(&mut self) -> usize {
-        self.marks.push((self.blocks.len(), self.messages.len()));
-        self.marks.len() - 1
+    type Mark = (usize, usize);
+
+    fn mark(&self) -> (usize, usize) {
+        (self.blocks.len(), self.messages.len())
     }
 
-    fn reset(&mut self, mark: usize) {
-        if let Some(&(blocks, messages)) = self.marks.get(mark) {
-            self.blocks.truncate(blocks);
-            self.messages.truncate(messages);
-        }
+    fn reset(&mut self, (blocks, messages): (usize, usize)) {
+        self.blocks.truncate(blocks);
+        self.messages.truncate(messages);
     }
 
     fn end_prompt_message(&mut self, role: Option<Role<'a>>) {

@@ -58,7 +58,7 @@ pub fn history_blocks<'b, 'a: 'b>(
     registry: &ReferenceRegistry,
     options: &HistoryOptions,
 ) -> String {
-    let mut render = Render::new(registry, options.provenance);
+    let mut render = Render::new(registry, options);
     for block in blocks {
         render.push(block);
     }
@@ -80,7 +80,7 @@ pub fn history_blocks<'b, 'a: 'b>(
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
-    let mut render = Render::new(registry, options.provenance);
+    let mut render = Render::new(registry, options);
     // Blobs shrink to markers: start small, however large the input.
     render.out.reserve(bytes.len().min(64 * 1024));
     let shape = walk(bytes, &mut render)?;
@@ -93,23 +93,22 @@ pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &Histor
 /// Renders blocks into one string as they come.
 struct Render<'r> {
     out: String,
-    /// Byte ranges of the stubs and markers, which a budget never cuts in half.
-    atomic: Vec<std::ops::Range<usize>>,
+    /// Byte ranges of the stubs and markers, which a budget never cuts in half: kept where
+    /// there is a budget.
+    atomic: Option<Vec<std::ops::Range<usize>>>,
     count: usize,
-    marks: Vec<(usize, usize, usize)>,
     registry: &'r ReferenceRegistry,
     provenance: Provenance,
 }
 
 impl<'r> Render<'r> {
-    fn new(registry: &'r ReferenceRegistry, provenance: Provenance) -> Self {
+    fn new(registry: &'r ReferenceRegistry, options: &HistoryOptions) -> Self {
         Render {
             out: String::new(),
-            atomic: Vec::new(),
+            atomic: options.budget.map(|_| Vec::new()),
             count: 0,
-            marks: Vec::new(),
             registry,
-            provenance,
+            provenance: options.provenance,
         }
     }
 
@@ -121,13 +120,13 @@ impl<'r> Render<'r> {
         let start = self.out.len();
         let class = classify_block(block);
         show(&class, self.provenance, self.registry, &mut self.out);
-        if !class.is_text() {
-            self.atomic.push(start..self.out.len());
+        if let Some(atomic) = self.atomic.as_mut().filter(|_| !class.is_text()) {
+            atomic.push(start..self.out.len());
         }
     }
 
     fn finish(self, budget: Option<usize>) -> String {
-        cut_to_budget(self.out, &self.atomic, budget)
+        cut_to_budget(self.out, self.atomic.as_deref().unwrap_or_default(), budget)
     }
 }
 
@@ -136,17 +135,18 @@ impl<'a> Sink<'a> for Render<'_> {
         self.push(&block);
     }
 
-    fn mark(&mut self) -> usize {
-        self.marks.push((self.out.len(), self.atomic.len(), self.count));
-        self.marks.len() - 1
+    type Mark = (usize, usize, usize);
+
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.out.len(), self.atomic.as_ref().map_or(0, Vec::len), self.count)
     }
 
-    fn reset(&mut self, mark: usize) {
-        if let Some(&(out, atomic, count)) = self.marks.get(mark) {
-            self.out.truncate(out);
-            self.atomic.truncate(atomic);
-            self.count = count;
+    fn reset(&mut self, (out, atomic, count): (usize, usize, usize)) {
+        self.out.truncate(out);
+        if let Some(ranges) = self.atomic.as_mut() {
+            ranges.truncate(atomic);
         }
+        self.count = count;
     }
 }
 
