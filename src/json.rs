@@ -114,7 +114,8 @@ pub(crate) struct Seq {
     first: bool,
 }
 
-/// Reads JSON bytes one token at a time.
+/// Reads JSON bytes one token at a time. A clone reads on from the same place.
+#[derive(Clone)]
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,

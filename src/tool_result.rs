@@ -129,8 +129,8 @@ pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentTo
 fn for_user_only(block: &Block<'_>) -> bool {
     block
         .annotations
-        .audience
         .as_ref()
+        .and_then(|annotations| annotations.audience.as_ref())
         .is_some_and(|audience| !audience.contains(&Role::Assistant))
 }
 

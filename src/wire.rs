@@ -21,8 +21,9 @@ use crate::json::{Peek, RawStr, Reader, Seq, MAX_DEPTH};
 pub struct Block<'a> {
     /// What the block's `type` and body say it is.
     pub kind: BlockKind<'a>,
-    /// The block's `annotations`, where it has any.
-    pub annotations: Annotations<'a>,
+    /// The block's `annotations`, where it has an object of them. Boxed: most blocks have
+    /// none, and a block is moved as it is read.
+    pub annotations: Option<Box<Annotations<'a>>>,
     /// The block's `_meta`, as JSON text.
     pub meta: Option<Cow<'a, str>>,
 }
@@ -350,7 +351,7 @@ impl<'a> Block<'a> {
     fn bare(kind: BlockKind<'a>) -> Block<'a> {
         Block {
             kind,
-            annotations: Annotations::default(),
+            annotations: None,
             meta: None,
         }
     }
@@ -400,14 +401,15 @@ impl<'a> Block<'a> {
                     raw: own(raw),
                 },
             },
-            annotations: Annotations {
-                audience: self
-                    .annotations
-                    .audience
-                    .map(|a| a.into_iter().map(Role::into_owned).collect()),
-                priority: self.annotations.priority,
-                last_modified: own_opt(self.annotations.last_modified),
-            },
+            annotations: self.annotations.map(|a| {
+                Box::new(Annotations {
+                    audience: a
+                        .audience
+                        .map(|roles| roles.into_iter().map(Role::into_owned).collect()),
+                    priority: a.priority,
+                    last_modified: own_opt(a.last_modified),
+                })
+            }),
             meta: own_opt(self.meta),
         }
     }
@@ -532,12 +534,12 @@ fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
     Ok(String::from_utf8_lossy(r.slice(start, r.position())))
 }
 
-fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Annotations<'a>, Error> {
-    let mut annotations = Annotations::default();
+fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(annotations);
+        return Ok(None);
     }
+    let mut annotations = Box::<Annotations>::default();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         let key = key_name(&key);
@@ -560,45 +562,80 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Annotations<'a>, Error> {
             r.skip()?;
         }
     }
-    Ok(annotations)
+    Ok(Some(annotations))
 }
 
-/// Every field a block may have, as it was read.
+/// Every field a block may have, as it was read. Nothing in it is boxed: a block is read
+/// without allocating, and only a reference's fields are boxed, once, into its kind.
 #[derive(Default)]
 struct BlockFields<'a> {
     type_name: Option<Scalar<'a>>,
     text: Option<Scalar<'a>>,
     data: Option<Field<Base64<'a>>>,
     mime_type: Option<Scalar<'a>>,
-    resource: Option<Result<Box<BlockKind<'a>>, ()>>,
-    reference: Option<Box<ReferenceFields<'a>>>,
+    /// `resource`: an embedded resource's kind, or `Err` where it is no object.
+    resource: Option<Result<BlockKind<'a>, ()>>,
+    reference: ReferenceFields<'a>,
+    has_reference: bool,
     size: Option<Scalar<'a>>,
     has_uri: bool,
     has_disposition: bool,
-    annotations: Annotations<'a>,
+    annotations: Option<Box<Annotations<'a>>>,
     meta: Option<Cow<'a, str>>,
 }
 
 impl<'a> BlockFields<'a> {
-    /// The reference fields, made where the first of them is read.
+    /// The reference fields, where one of them is read.
     fn reference(&mut self) -> &mut ReferenceFields<'a> {
-        self.reference
-            .get_or_insert_with(|| Box::new(ReferenceFields::default()))
+        self.has_reference = true;
+        &mut self.reference
     }
 
     /// The reference fields, with the block's media type.
     fn take_reference(&mut self) -> Box<ReferenceFields<'a>> {
-        let mut fields = self.reference.take().unwrap_or_default();
+        let mut fields = Box::new(std::mem::take(&mut self.reference));
         fields.mime_type = self.mime_type.take();
         fields
     }
 }
 
 /// Reads one block at the reader's position.
+#[inline]
 pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
+    read_block_present(r).map(|(block, _)| block)
+}
+
+/// Which of the fields that tell a block from any other object an object had.
+#[derive(Clone, Copy, Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a field
+pub(crate) struct Present {
+    pub(crate) text: bool,
+    pub(crate) data: bool,
+    pub(crate) uri: bool,
+    pub(crate) resource: bool,
+}
+
+/// Whether an object with this `type` and these fields is a content block: its type is a block
+/// type and it has that type's identifying field (`text`; `data` or `uri`; `resource` or
+/// `uri`; `uri`). The script lane's one test of an object inside any JSON.
+pub(crate) fn is_block(type_name: &[u8], present: Present) -> bool {
+    match type_name {
+        b"text" => present.text,
+        b"image" | b"audio" => present.data || present.uri,
+        b"resource" => present.resource || present.uri,
+        b"resource_link" => present.uri,
+        _ => false,
+    }
+}
+
+/// Reads one block at the reader's position, and tells which identifying fields it had.
+pub(crate) fn read_block_present<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(Block::bare(malformed(None, "block is not an object")));
+        return Ok((
+            Block::bare(malformed(None, "block is not an object")),
+            Present::default(),
+        ));
     }
     let start = r.position();
     let mut seq = r.object()?;
@@ -633,23 +670,30 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
         read_block_field(r, &key_name(&k), &mut f)?;
         key = r.next_key(&mut seq)?;
     }
+    let present = Present {
+        text: f.text.is_some(),
+        data: f.data.is_some(),
+        uri: f.has_uri,
+        resource: f.resource.is_some(),
+    };
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
     let kind = match f.type_name {
         Some(Scalar::Str(ref t)) => block_kind(t.clone(), &mut f, raw),
         Some(_) => malformed(None, "block with non-string type"),
         None => malformed(None, "block without type"),
     };
-    Ok(Block {
+    let block = Block {
         kind,
         annotations: f.annotations,
         meta: f.meta,
-    })
+    };
+    Ok((block, present))
 }
 
 /// The rest of a block whose `type`, read first, is `text`.
-fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Block<'a>, Error> {
+fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<(Block<'a>, Present), Error> {
     let mut text = None;
-    let mut annotations = Annotations::default();
+    let mut annotations = None;
     let mut meta = None;
     while let Some(key) = r.next_key(seq)? {
         match &*key_name(&key) {
@@ -659,16 +703,21 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Block<'a>, E
             _ => r.skip()?,
         }
     }
+    let present = Present {
+        text: text.is_some(),
+        ..Present::default()
+    };
     let kind = match text {
         Some(Scalar::Str(text)) => BlockKind::Text { text },
         Some(_) => malformed(Some(Cow::Borrowed("text")), "text block with non-string text"),
         None => malformed(Some(Cow::Borrowed("text")), "text block without text"),
     };
-    Ok(Block {
+    let block = Block {
         kind,
         annotations,
         meta,
-    })
+    };
+    Ok((block, present))
 }
 
 fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>) -> Result<(), Error> {
@@ -680,7 +729,7 @@ fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>)
         b"mimeType" => f.mime_type = scalar(r)?,
         b"resource" => {
             f.resource = Some(if r.peek()? == Peek::Object {
-                Ok(Box::new(read_embedded(r)?))
+                Ok(read_embedded(r)?)
             } else {
                 r.skip()?;
                 Err(())
@@ -733,7 +782,8 @@ fn block_kind<'a>(
                 return malformed(known(kind.as_str()), media_reason(kind, false));
             }
             let mime_type = f.mime_type.take();
-            let reference = f.reference.take().map(|mut fields| {
+            let reference = f.has_reference.then(|| {
+                let mut fields = Box::new(std::mem::take(&mut f.reference));
                 fields.mime_type.clone_from(&mime_type);
                 fields
             });
@@ -749,7 +799,7 @@ fn block_kind<'a>(
             })
         }
         "resource" => match (f.resource.take(), f.has_uri) {
-            (Some(Ok(embedded)), _) => *embedded,
+            (Some(Ok(embedded)), _) => embedded,
             (_, true) => BlockKind::BulkReference(f.take_reference()),
             (Some(Err(())), false) => malformed(known("resource"), "resource block with non-object resource"),
             (None, false) => malformed(known("resource"), "resource block without resource or uri"),

@@ -329,8 +329,8 @@ fn unknown_fields_are_ignored_meta_is_kept_and_unknown_roles_survive() {
     let block = Block::decode(&json);
     assert_eq!(classify_block(&block), Class::Text { text: "t" });
     assert_eq!(block.meta.as_deref(), Some(r#"{"com.example/x":1}"#));
-    let roles: Vec<_> = block
-        .annotations
+    let annotations = block.annotations.as_deref().unwrap();
+    let roles: Vec<_> = annotations
         .audience
         .as_ref()
         .unwrap()
@@ -338,7 +338,7 @@ fn unknown_fields_are_ignored_meta_is_kept_and_unknown_roles_survive() {
         .map(mcp_agent_view::Role::as_str)
         .collect();
     assert_eq!(roles, ["user", "system"]);
-    assert_eq!(block.annotations.priority, Some(0.5));
+    assert_eq!(annotations.priority, Some(0.5));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::json::{Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
-use crate::wire::{key_name, read_block, read_resource_contents};
+use crate::wire::{is_block, key_name, read_block, read_block_present, read_resource_contents, Present};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -91,7 +91,7 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
 fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     let mut reader = Reader::new(bytes);
     let mut out = Vec::with_capacity(bytes.len().min(1 << 20));
-    transcode(&mut reader, &mut out, lane)?;
+    transcode(&mut reader, &mut out, lane, true)?;
     reader.finish()?;
     Ok(match String::from_utf8(out) {
         Ok(text) => text,
@@ -100,9 +100,13 @@ fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
 }
 
 /// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
-fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+///
+/// With `first_type`, an object whose first key is a string `type` is read as a block at once,
+/// and copied only where it turns out to be none; that copy reads its values without
+/// `first_type`, so that no value is read more than twice however deep such objects nest.
+fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     match r.peek()? {
-        Peek::Object => transcode_object(r, out, lane),
+        Peek::Object => transcode_object(r, out, lane, first_type),
         Peek::Array => {
             let mut items = r.array()?;
             out.push(b'[');
@@ -111,7 +115,7 @@ fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(
                 if !std::mem::take(&mut first) {
                     out.push(b',');
                 }
-                transcode(r, out, lane)?;
+                transcode(r, out, lane, first_type)?;
             }
             out.push(b']');
             Ok(())
@@ -166,14 +170,13 @@ impl Keys<'_> {
             TypeKey::Absent if self.string_uri && (self.string_text || self.string_blob) => Shape::ResourceContents,
             TypeKey::Absent | TypeKey::NotString => Shape::Other,
             TypeKey::Is(t) => {
-                let block = match &**t {
-                    "text" => self.text,
-                    "image" | "audio" => self.data || self.uri,
-                    "resource" => self.resource || self.uri,
-                    "resource_link" => self.uri,
-                    _ => false,
+                let present = Present {
+                    text: self.text,
+                    data: self.data,
+                    uri: self.uri,
+                    resource: self.resource,
                 };
-                if block {
+                if is_block(t.as_bytes(), present) {
                     Shape::Block
                 } else {
                     Shape::Other
@@ -183,15 +186,33 @@ impl Keys<'_> {
     }
 }
 
-fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let start_in = r.position();
+    if first_type && names_type_first(r.clone()) {
+        // Most blocks name their type first: read it as one, once.
+        let mut block_reader = r.clone();
+        let (block, present) = read_block_present(&mut block_reader)?;
+        if block.type_name().is_some_and(|t| is_block(t.as_bytes(), present)) {
+            *r = block_reader;
+            write_shown(out, &block, lane);
+            return Ok(());
+        }
+        copy_object(r, out, lane, true, false)?;
+        return Ok(());
+    }
     let start_out = out.len();
-    let (shape, skipped) = copy_object(r, out, lane, false)?;
+    let (shape, skipped) = copy_object(r, out, lane, false, first_type)?;
     if shape == Shape::Other {
         if skipped {
             // Its keys looked like a block's for a while, and some values were not copied.
             out.truncate(start_out);
-            copy_object(&mut Reader::new(r.slice(start_in, r.position())), out, lane, true)?;
+            copy_object(
+                &mut Reader::new(r.slice(start_in, r.position())),
+                out,
+                lane,
+                true,
+                first_type,
+            )?;
         }
         return Ok(());
     }
@@ -203,6 +224,12 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> R
     };
     write_shown(out, &block, lane);
     Ok(())
+}
+
+/// Whether the object at the reader's position has a string `type` as its first key.
+fn names_type_first(mut r: Reader<'_>) -> bool {
+    let Ok(mut seq) = r.object() else { return false };
+    matches!(r.next_key(&mut seq), Ok(Some(key)) if key.raw() == b"type") && r.peek().is_ok_and(|p| p == Peek::String)
 }
 
 /// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
@@ -237,7 +264,13 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
 
 /// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
 /// a block (and `copy_all` is off), the rest of its values are skipped: it will be read again.
-fn copy_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, copy_all: bool) -> Result<(Shape, bool), Error> {
+fn copy_object(
+    r: &mut Reader<'_>,
+    out: &mut Vec<u8>,
+    lane: &Lane<'_>,
+    copy_all: bool,
+    first_type: bool,
+) -> Result<(Shape, bool), Error> {
     let mut keys = Keys::default();
     let mut skipped = false;
     let mut seq = r.object()?;
@@ -263,7 +296,7 @@ fn copy_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, copy_all:
             _ => {}
         }
         if copy_all || keys.shape() == Shape::Other {
-            transcode(r, out, lane)?;
+            transcode(r, out, lane, first_type)?;
         } else {
             r.skip()?;
             skipped = true;

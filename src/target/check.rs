@@ -61,14 +61,13 @@ pub(crate) fn check<'a>(claim: Claim, declared: Option<&str>, data: &'a [u8], ta
         Ok(sniffed) => sniffed,
         Err(reason) => return Checked::NotSent(reason),
     };
-    let declared = declared.map(essence);
     let (mime_type, limit) = match (claim, sniffed) {
         (Claim::Image, Some(Sniffed::Image(f))) if target.images.contains(&f) => {
             (f.mime_type(), target.max_image_bytes)
         }
         (Claim::Audio, Some(Sniffed::Audio(f))) if target.audio.contains(&f) => (f.mime_type(), target.max_audio_bytes),
         (Claim::Pdf, Some(Sniffed::Pdf)) if target.pdf => ("application/pdf", target.max_pdf_bytes),
-        (_, None) if declared_is_accepted(claim, declared.as_deref(), target) => {
+        (_, None) if declared_is_accepted(claim, declared.map(essence).as_deref(), target) => {
             return Checked::NotSent(NotSent::Mismatch)
         }
         _ => return Checked::NotSent(NotSent::UnsupportedType),
