@@ -52,11 +52,27 @@ impl<'a> RawStr<'a> {
 
     /// The string's text: borrowed where it has no escape. `None` where it is not UTF-8.
     pub(crate) fn text(&self) -> Option<Cow<'a, str>> {
-        let raw = std::str::from_utf8(self.raw).ok()?;
+        let raw = utf8(self.raw)?;
         if self.escaped == 0 {
             return Some(Cow::Borrowed(raw));
         }
         Some(Cow::Owned(unescape(raw)))
+    }
+}
+
+/// The bytes as text, where they are UTF-8.
+///
+/// Most strings of a message are short and ASCII, and `str::from_utf8` spent more time on its
+/// set-up than on their bytes: the throughput example measured it at a tenth of reading a
+/// block. ASCII is told a word at a time, and needs no further check.
+#[allow(unsafe_code)]
+#[inline]
+pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: every ASCII byte sequence is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
     }
 }
 

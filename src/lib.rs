@@ -55,7 +55,7 @@
 //!
 //! The design, the classification table and every marker string are in the crate's `docs/`.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod classify;
 mod error;
