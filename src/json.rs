@@ -296,7 +296,7 @@ impl<'a> Reader<'a> {
             }
         }
         // ASCII by construction.
-        Ok(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("0"))
+        Ok(utf8(&self.bytes[start..self.pos]).unwrap_or("0"))
     }
 
     /// Reads `true` or `false`.

@@ -565,8 +565,8 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>
     Ok(Some(annotations))
 }
 
-/// Every field a block may have, as it was read. Nothing in it is boxed: a block is read
-/// without allocating, and only a reference's fields are boxed, once, into its kind.
+/// Every field a block may have, as it was read. Only a reference's fields are boxed, where
+/// the first of them is read, as its kind keeps them: no other block allocates as it is read.
 #[derive(Default)]
 struct BlockFields<'a> {
     type_name: Option<Scalar<'a>>,
@@ -575,8 +575,7 @@ struct BlockFields<'a> {
     mime_type: Option<Scalar<'a>>,
     /// `resource`: an embedded resource's kind, or `Err` where it is no object.
     resource: Option<Result<BlockKind<'a>, ()>>,
-    reference: ReferenceFields<'a>,
-    has_reference: bool,
+    reference: Option<Box<ReferenceFields<'a>>>,
     size: Option<Scalar<'a>>,
     has_uri: bool,
     has_disposition: bool,
@@ -585,15 +584,14 @@ struct BlockFields<'a> {
 }
 
 impl<'a> BlockFields<'a> {
-    /// The reference fields, where one of them is read.
+    /// The reference fields, made where the first of them is read.
     fn reference(&mut self) -> &mut ReferenceFields<'a> {
-        self.has_reference = true;
-        &mut self.reference
+        self.reference.get_or_insert_with(Box::default)
     }
 
     /// The reference fields, with the block's media type.
     fn take_reference(&mut self) -> Box<ReferenceFields<'a>> {
-        let mut fields = Box::new(std::mem::take(&mut self.reference));
+        let mut fields = self.reference.take().unwrap_or_default();
         fields.mime_type = self.mime_type.take();
         fields
     }
@@ -782,8 +780,7 @@ fn block_kind<'a>(
                 return malformed(known(kind.as_str()), media_reason(kind, false));
             }
             let mime_type = f.mime_type.take();
-            let reference = f.has_reference.then(|| {
-                let mut fields = Box::new(std::mem::take(&mut f.reference));
+            let reference = f.reference.take().map(|mut fields| {
                 fields.mime_type.clone_from(&mime_type);
                 fields
             });
