@@ -59,10 +59,19 @@ pub struct ReferenceRegistry {
 
 #[derive(Debug, Default)]
 struct Inner {
+    /// The counter of the next record.
     next: u64,
     by_uri: HashMap<String, u64>,
-    records: HashMap<u64, ReferenceRecord>,
-    order: VecDeque<u64>,
+    /// The records kept, oldest first: those of counters `next - records.len()` to `next - 1`.
+    records: VecDeque<ReferenceRecord>,
+}
+
+impl Inner {
+    fn record(&self, n: u64) -> Option<&ReferenceRecord> {
+        let first = self.next - self.records.len() as u64;
+        let index = usize::try_from(n.checked_sub(first)?).ok()?;
+        self.records.get(index)
+    }
 }
 
 impl Default for ReferenceRegistry {
@@ -106,7 +115,7 @@ impl ReferenceRegistry {
     /// allocation of its own.
     pub(crate) fn push_id(&self, reference: &Reference<'_>, out: &mut String) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(record) = inner.by_uri.get(reference.uri).and_then(|n| inner.records.get(n)) {
+        if let Some(record) = inner.by_uri.get(reference.uri).and_then(|&n| inner.record(n)) {
             out.push_str(&record.id);
             return;
         }
@@ -115,24 +124,18 @@ impl ReferenceRegistry {
         let id = self.id_of(n);
         out.push_str(&id);
         inner.by_uri.insert(reference.uri.to_owned(), n);
-        inner.records.insert(
-            n,
-            ReferenceRecord {
-                id,
-                uri: reference.uri.to_owned(),
-                source: reference.source,
-                name: reference.name.map(str::to_owned),
-                mime_type: reference.mime_type.map(str::to_owned),
-                size_bytes: reference.size_bytes,
-                disposition: reference.disposition,
-            },
-        );
-        inner.order.push_back(n);
-        while inner.order.len() > MAX_RECORDS {
-            if let Some(old) = inner.order.pop_front() {
-                if let Some(record) = inner.records.remove(&old) {
-                    inner.by_uri.remove(&record.uri);
-                }
+        inner.records.push_back(ReferenceRecord {
+            id,
+            uri: reference.uri.to_owned(),
+            source: reference.source,
+            name: reference.name.map(str::to_owned),
+            mime_type: reference.mime_type.map(str::to_owned),
+            size_bytes: reference.size_bytes,
+            disposition: reference.disposition,
+        });
+        while inner.records.len() > MAX_RECORDS {
+            if let Some(old) = inner.records.pop_front() {
+                inner.by_uri.remove(&old.uri);
             }
         }
     }
@@ -148,7 +151,7 @@ impl ReferenceRegistry {
         };
         let n = parse_id(id).map(|p| self.permute_back(p)).ok_or_else(unknown)?;
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match inner.records.get(&n) {
+        match inner.record(n) {
             Some(record) => Ok(record.clone()),
             None if n < inner.next => Err(Error::new(
                 ErrorKind::EvictedReference,
