@@ -150,17 +150,14 @@ enum TypeKey<'k> {
     Is(Cow<'k, str>),
 }
 
-/// The keys that tell whether an object is a block, on both walks.
+/// The keys that tell whether an object is a block, on both walks: the block's identifying
+/// fields, and which of `text`, `uri` and `blob` are strings (a read resource's contents).
 #[derive(Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag a key
 struct Keys<'k> {
     type_name: TypeKey<'k>,
-    text: bool,
+    present: Present,
     string_text: bool,
-    data: bool,
-    uri: bool,
     string_uri: bool,
-    resource: bool,
     string_blob: bool,
 }
 
@@ -170,13 +167,7 @@ impl Keys<'_> {
             TypeKey::Absent if self.string_uri && (self.string_text || self.string_blob) => Shape::ResourceContents,
             TypeKey::Absent | TypeKey::NotString => Shape::Other,
             TypeKey::Is(t) => {
-                let present = Present {
-                    text: self.text,
-                    data: self.data,
-                    uri: self.uri,
-                    resource: self.resource,
-                };
-                if is_block(t.as_bytes(), present) {
+                if is_block(t.as_bytes(), self.present) {
                     Shape::Block
                 } else {
                     Shape::Other
@@ -288,10 +279,10 @@ fn copy_object(
                 continue;
             }
             b"type" => keys.type_name = TypeKey::NotString,
-            b"text" => (keys.text, keys.string_text) = (true, is_string),
-            b"data" => keys.data = true,
-            b"uri" => (keys.uri, keys.string_uri) = (true, is_string),
-            b"resource" => keys.resource = true,
+            b"text" => (keys.present.text, keys.string_text) = (true, is_string),
+            b"data" => keys.present.data = true,
+            b"uri" => (keys.present.uri, keys.string_uri) = (true, is_string),
+            b"resource" => keys.present.resource = true,
             b"blob" => keys.string_blob = is_string,
             _ => {}
         }
@@ -387,12 +378,14 @@ fn shape(obj: &Map<String, Value>) -> Shape {
             Some(Value::String(t)) => TypeKey::Is(Cow::Borrowed(t)),
             Some(_) => TypeKey::NotString,
         },
-        text: has("text"),
+        present: Present {
+            text: has("text"),
+            data: has("data"),
+            uri: has("uri"),
+            resource: has("resource"),
+        },
         string_text: has_string("text"),
-        data: has("data"),
-        uri: has("uri"),
         string_uri: has_string("uri"),
-        resource: has("resource"),
         string_blob: has_string("blob"),
     }
     .shape()
