@@ -2,13 +2,10 @@
 
 mod common;
 
-use std::collections::HashSet;
-use std::sync::Arc;
-
 use common::{neutral, registry};
 use mcp_agent_view::{
     classify_block, convert_message, history, parse_json, script_view, tool_result, Block, Class, ErrorKind,
-    HistoryOptions, Message, Provenance, ReferenceRegistry, Target, MAX_RECORDS, TOO_DEEP,
+    HistoryOptions, Message, Provenance, ReferenceRegistry, Target, TOO_DEEP,
 };
 use serde_json::{json, Value};
 
@@ -208,30 +205,7 @@ fn a_text_imitating_a_stub_never_gets_a_record() {
 
 #[test]
 fn the_registry_holds_under_8_threads_of_100000_uris_each() {
-    const THREADS: usize = 8;
-    const EACH: usize = 100_000;
-    let registry = Arc::new(ReferenceRegistry::new());
-    let handles: Vec<_> = (0..THREADS)
-        .map(|t| {
-            let registry = Arc::clone(&registry);
-            std::thread::spawn(move || {
-                let mut ids = Vec::with_capacity(EACH);
-                for i in 0..EACH {
-                    let uri = format!("mcpl://t{t}/u{i}");
-                    ids.push(registry.register(&common::reference(&uri)));
-                }
-                ids
-            })
-        })
-        .collect();
-    let mut seen = HashSet::with_capacity(THREADS * EACH);
-    for handle in handles {
-        for id in handle.join().expect("no thread panics") {
-            assert!(seen.insert(id), "an id was issued twice");
-        }
-    }
-    assert_eq!(seen.len(), THREADS * EACH);
-    assert_eq!(registry.len(), MAX_RECORDS);
+    common::assert_threads_never_share_an_id(8, 100_000);
 }
 
 #[test]

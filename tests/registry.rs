@@ -3,7 +3,6 @@
 mod common;
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use common::reference;
 
@@ -131,25 +130,5 @@ fn at_most_2000_records_are_kept_and_the_oldest_go_first() {
 
 #[test]
 fn many_threads_register_without_reusing_an_id() {
-    const THREADS: usize = 8;
-    const EACH: usize = 5_000;
-    let registry = Arc::new(ReferenceRegistry::new());
-    let handles: Vec<_> = (0..THREADS)
-        .map(|t| {
-            let registry = Arc::clone(&registry);
-            std::thread::spawn(move || {
-                (0..EACH)
-                    .map(|i| registry.register(&reference(&format!("t{t}/u{i}"))))
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
-    let mut all = HashSet::new();
-    for handle in handles {
-        for id in handle.join().expect("no thread panics") {
-            assert!(all.insert(id), "an id was issued twice");
-        }
-    }
-    assert_eq!(all.len(), THREADS * EACH);
-    assert_eq!(registry.len(), MAX_RECORDS);
+    common::assert_threads_never_share_an_id(8, 5_000);
 }

@@ -103,3 +103,28 @@ pub fn reference(uri: &str) -> mcp_agent_view::Reference<'_> {
         rejected: Vec::new(),
     }
 }
+
+/// Registers `each` distinct uris from each of `threads` threads at once, and checks that no
+/// id was issued twice and that the registry keeps at most its limit.
+#[track_caller]
+pub fn assert_threads_never_share_an_id(threads: usize, each: usize) {
+    let registry = std::sync::Arc::new(ReferenceRegistry::new());
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let registry = std::sync::Arc::clone(&registry);
+            std::thread::spawn(move || {
+                (0..each)
+                    .map(|i| registry.register(&reference(&format!("mcpl://t{t}/u{i}"))))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::with_capacity(threads * each);
+    for handle in handles {
+        for id in handle.join().expect("no thread panics") {
+            assert!(seen.insert(id), "an id was issued twice");
+        }
+    }
+    assert_eq!(seen.len(), threads * each);
+    assert_eq!(registry.len(), (threads * each).min(mcp_agent_view::MAX_RECORDS));
+}
