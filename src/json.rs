@@ -141,6 +141,22 @@ pub(crate) struct Reader<'a> {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
+/// Eight bytes' stops: the high bit of each byte that is a quote, a backslash or a control
+/// byte, exact up to the first (past it, a borrow may mark a byte that is none). Zero where
+/// the eight bytes are plain string.
+#[inline(always)]
+fn stops(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    let w = u64::from_le_bytes(word);
+    let quote = w ^ (ONES * u64::from(b'"'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    ((quote.wrapping_sub(ONES) & !quote)
+        | (backslash.wrapping_sub(ONES) & !backslash)
+        | (w.wrapping_sub(ONES * 0x20) & !w))
+        & HIGHS
+}
+
 impl<'a> Reader<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Reader {
@@ -224,15 +240,7 @@ impl<'a> Reader<'a> {
         let bytes = self.bytes;
         for _ in 0..WORDS {
             let Some(chunk) = bytes.get(i..i + 8) else { break };
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let w = u64::from_le_bytes(word);
-            let quote = w ^ (ONES * u64::from(b'"'));
-            let backslash = w ^ (ONES * u64::from(b'\\'));
-            let found = ((quote.wrapping_sub(ONES) & !quote)
-                | (backslash.wrapping_sub(ONES) & !backslash)
-                | (w.wrapping_sub(ONES * 0x20) & !w))
-                & HIGHS;
+            let found = stops(chunk);
             if found != 0 {
                 return i + (found.trailing_zeros() / 8) as usize;
             }
@@ -341,21 +349,31 @@ impl<'a> Reader<'a> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.error("expected a key"));
         }
-        // Keys are short and plain: a byte loop for them, the general reader for anything else.
+        // Keys are short and plain: told eight bytes a step, the general reader for anything
+        // else (an escape, a key near the end of the input or longer than 32 bytes).
         let start = self.pos + 1;
         let mut i = start;
         let key = loop {
-            match self.bytes.get(i) {
-                Some(b'"') => {
-                    self.pos = i + 1;
-                    break RawStr {
-                        raw: &self.bytes[start..i],
-                        escaped: 0,
-                    };
+            let Some(chunk) = self.bytes.get(i..i + 8) else {
+                break self.string()?;
+            };
+            let found = stops(chunk);
+            if found == 0 {
+                if i - start >= 24 {
+                    break self.string()?;
                 }
-                Some(&b) if b != b'\\' && b >= 0x20 && i - start < 32 => i += 1,
-                _ => break self.string()?,
+                i += 8;
+                continue;
             }
+            let end = i + (found.trailing_zeros() / 8) as usize;
+            if self.bytes[end] != b'"' {
+                break self.string()?;
+            }
+            self.pos = end + 1;
+            break RawStr {
+                raw: &self.bytes[start..end],
+                escaped: 0,
+            };
         };
         if self.bytes.get(self.pos) == Some(&b':') {
             self.pos += 1;
@@ -635,6 +653,38 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "input is not JSON: recursion limit exceeded at line 1 column 129"
+        );
+    }
+
+    #[test]
+    fn keys_of_any_length_read_whole_wherever_they_stand() {
+        for len in 0..40 {
+            let key: String = (0..len)
+                .map(|i| char::from(b'a' + u8::try_from(i % 26).unwrap()))
+                .collect();
+            for json in [
+                format!(r#"{{"{key}":1}}"#),
+                format!(r#"{{"{key}" : 1 , "x\"{key}":2}}"#),
+                format!(r#"{{"{key}":1,"{key}":2}}"#),
+            ] {
+                let mut r = Reader::new(json.as_bytes());
+                let mut seq = r.object().unwrap();
+                let first = r.next_key(&mut seq).unwrap().unwrap();
+                assert_eq!(first.raw(), key.as_bytes(), "{json}");
+                assert!(!first.is_escaped());
+                r.skip().unwrap();
+                while let Some(k) = r.next_key(&mut seq).unwrap() {
+                    assert!(k.raw().ends_with(key.as_bytes()), "{json}");
+                    r.skip().unwrap();
+                }
+                r.finish().unwrap();
+            }
+        }
+        let mut r = Reader::new(b"{\"a\tb\":1}");
+        let mut seq = r.object().unwrap();
+        assert_eq!(
+            r.next_key(&mut seq).unwrap_err().to_string(),
+            "input is not JSON: control character in a string at line 1 column 4"
         );
     }
 
