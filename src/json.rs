@@ -33,11 +33,16 @@ pub(crate) enum Peek {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RawStr<'a> {
     raw: &'a [u8],
-    /// Whether the string has an escape, as a whole word: a `bool` here left seven bytes of
-    /// padding that every move of a `Result<Option<RawStr>>` copied in two overlapping loads,
-    /// which stalled on store forwarding in the hottest loop.
-    escaped: usize,
+    /// [`ESCAPED`] and [`ASCII`], as a whole word: a `bool` here left seven bytes of padding
+    /// that every move of a `Result<Option<RawStr>>` copied in two overlapping loads, which
+    /// stalled on store forwarding in the hottest loop.
+    flags: usize,
 }
+
+/// The string has a backslash escape.
+const ESCAPED: usize = 1;
+/// The reader saw every byte of the string as it found its end, and none was past ASCII.
+const ASCII: usize = 2;
 
 impl<'a> RawStr<'a> {
     /// The bytes between the quotes, escapes as written.
@@ -47,13 +52,17 @@ impl<'a> RawStr<'a> {
 
     /// Whether the string has a backslash escape.
     pub(crate) fn is_escaped(&self) -> bool {
-        self.escaped != 0
+        self.flags & ESCAPED != 0
     }
 
     /// The string's text: borrowed where it has no escape. `None` where it is not UTF-8.
     pub(crate) fn text(&self) -> Option<Cow<'a, str>> {
-        let raw = utf8(self.raw)?;
-        if self.escaped == 0 {
+        let raw = if self.flags & ASCII != 0 {
+            ascii(self.raw)
+        } else {
+            utf8(self.raw)?
+        };
+        if self.flags & ESCAPED == 0 {
             return Some(Cow::Borrowed(raw));
         }
         Some(Cow::Owned(unescape(raw)))
@@ -65,15 +74,24 @@ impl<'a> RawStr<'a> {
 /// Most strings of a message are short and ASCII, and `str::from_utf8` spent more time on its
 /// set-up than on their bytes: the throughput example measured it at a tenth of reading a
 /// block. ASCII is told a word at a time, and needs no further check.
-#[allow(unsafe_code)]
 #[inline]
 pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() {
-        // SAFETY: every ASCII byte sequence is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+        Some(ascii(bytes))
     } else {
         std::str::from_utf8(bytes).ok()
     }
+}
+
+/// ASCII bytes as text, without a second look: the reader tells ASCII as it finds a string's
+/// end, and [`utf8`] before it calls this. Checked again in debug builds and tests.
+#[allow(unsafe_code)]
+#[inline(always)]
+fn ascii(bytes: &[u8]) -> &str {
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: every caller has seen each byte below 0x80, and every ASCII byte sequence is
+    // valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// Unescapes a string the reader has checked: every escape is well formed.
@@ -141,14 +159,19 @@ pub(crate) struct Reader<'a> {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
+/// Eight bytes as one little-endian word.
+#[inline(always)]
+fn word(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    u64::from_le_bytes(word)
+}
+
 /// Eight bytes' stops: the high bit of each byte that is a quote, a backslash or a control
 /// byte, exact up to the first (past it, a borrow may mark a byte that is none). Zero where
 /// the eight bytes are plain string.
 #[inline(always)]
-fn stops(chunk: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    let w = u64::from_le_bytes(word);
+fn stops(w: u64) -> u64 {
     let quote = w ^ (ONES * u64::from(b'"'));
     let backslash = w ^ (ONES * u64::from(b'\\'));
     ((quote.wrapping_sub(ONES) & !quote)
@@ -205,20 +228,23 @@ impl<'a> Reader<'a> {
         self.skip_ws();
         self.expect(b'"')?;
         let start = self.pos;
-        let mut escaped = false;
+        let mut escaped = 0;
+        let mut high = 0;
         loop {
-            self.pos = self.scan_string(self.pos);
+            let (end, seen) = self.scan_string(self.pos);
+            self.pos = end;
+            high |= seen;
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
                     let raw = &self.bytes[start..self.pos];
                     self.pos += 1;
                     return Ok(RawStr {
                         raw,
-                        escaped: usize::from(escaped),
+                        flags: escaped | if high == 0 { ASCII } else { 0 },
                     });
                 }
                 Some(b'\\') => {
-                    escaped = true;
+                    escaped = ESCAPED;
                     match self.bytes.get(self.pos + 1) {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 2,
                         Some(b'u') if hex4(self.bytes.get(self.pos + 2..).unwrap_or(&[])).is_some() => self.pos += 6,
@@ -231,29 +257,38 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The position of the next quote, backslash or control byte at or after `i`. Runs of up
-    /// to a few hundred bytes (keys, texts, small images) are stepped through eight bytes at a
-    /// time; past that (base64), the quote or backslash is found with `memchr` (SIMD), and the
-    /// span before it checked for control bytes in blocks the compiler vectorizes.
-    fn scan_string(&self, mut i: usize) -> usize {
+    /// The position of the next quote, backslash or control byte at or after `i`, and the
+    /// high bits of the bytes before it: zero where they are all ASCII (not zero where that
+    /// was not told). Runs of up to a few hundred bytes (keys, texts, small images) are
+    /// stepped through eight bytes at a time; past that (base64), the quote or backslash is
+    /// found with `memchr` (SIMD), and the span before it checked for control bytes in blocks
+    /// the compiler vectorizes.
+    fn scan_string(&self, mut i: usize) -> (usize, u64) {
         const WORDS: usize = 48;
         let bytes = self.bytes;
+        let mut high = 0;
         for _ in 0..WORDS {
             let Some(chunk) = bytes.get(i..i + 8) else { break };
-            let found = stops(chunk);
+            let w = word(chunk);
+            let found = stops(w);
             if found != 0 {
-                return i + (found.trailing_zeros() / 8) as usize;
+                // The stop's high bit is bit 8k+7 of byte k; the bytes before it are the low 8k.
+                let bit = found.trailing_zeros();
+                let before = w & ((1u64 << (bit - 7)) - 1);
+                return (i + (bit / 8) as usize, high | (before & HIGHS));
             }
+            high |= w & HIGHS;
             i += 8;
         }
         if bytes.len() - i < 8 {
             while let Some(&b) = bytes.get(i) {
                 if b == b'"' || b == b'\\' || b < 0x20 {
-                    return i;
+                    return (i, high);
                 }
+                high |= u64::from(b & 0x80);
                 i += 1;
             }
-            return i;
+            return (i, high);
         }
         let rest = &bytes[i..];
         let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
@@ -263,10 +298,10 @@ impl<'a> Reader<'a> {
             .any(|chunk| chunk.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) != 0);
         if has_control {
             if let Some(at) = span.iter().position(|&b| b < 0x20) {
-                return i + at;
+                return (i + at, HIGHS);
             }
         }
-        i + end
+        (i + end, HIGHS)
     }
 
     /// Reads a number, returning its text as written.
@@ -357,7 +392,7 @@ impl<'a> Reader<'a> {
             let Some(chunk) = self.bytes.get(i..i + 8) else {
                 break self.string()?;
             };
-            let found = stops(chunk);
+            let found = stops(word(chunk));
             if found == 0 {
                 if i - start >= 24 {
                     break self.string()?;
@@ -372,7 +407,7 @@ impl<'a> Reader<'a> {
             self.pos = end + 1;
             break RawStr {
                 raw: &self.bytes[start..end],
-                escaped: 0,
+                flags: 0,
             };
         };
         if self.bytes.get(self.pos) == Some(&b':') {
@@ -654,6 +689,29 @@ mod tests {
             error.to_string(),
             "input is not JSON: recursion limit exceeded at line 1 column 129"
         );
+    }
+
+    #[test]
+    fn a_string_is_told_text_wherever_its_non_ascii_bytes_stand() {
+        let read = |bytes: &[u8]| Reader::new(bytes).string().unwrap().text().map(Cow::into_owned);
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 40, 383, 384, 385, 1000] {
+            let plain = "a".repeat(len);
+            assert_eq!(read(format!("\"{plain}\"").as_bytes()).as_deref(), Some(&*plain));
+            for at in [0, len / 2, len.saturating_sub(1), len] {
+                let (head, tail) = plain.split_at(at);
+                for (inner, text) in [
+                    ("é", Some(format!("{head}é{tail}"))),
+                    ("\\u00e9", Some(format!("{head}é{tail}"))),
+                ] {
+                    let json = format!("\"{head}{inner}{tail}\"");
+                    assert_eq!(read(json.as_bytes()), text, "{json}");
+                }
+                let mut bad = format!("\"{head}").into_bytes();
+                bad.push(0xff);
+                bad.extend_from_slice(format!("{tail}\"").as_bytes());
+                assert_eq!(read(&bad), None, "0xff at {at} of {len}");
+            }
+        }
     }
 
     #[test]
