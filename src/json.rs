@@ -159,6 +159,17 @@ pub(crate) struct Reader<'a> {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
+/// Whether `bytes` can stand in a JSON string as they are: no quote, backslash or control
+/// byte. Told a word at a time.
+pub(crate) fn is_plain(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    let mut found = 0;
+    for chunk in &mut words {
+        found |= stops(word(chunk));
+    }
+    found == 0 && words.remainder().iter().all(|&b| b != b'"' && b != b'\\' && b >= 0x20)
+}
+
 /// Eight bytes as one little-endian word.
 #[inline(always)]
 fn word(chunk: &[u8]) -> u64 {
@@ -712,6 +723,25 @@ mod tests {
                 assert_eq!(read(&bad), None, "0xff at {at} of {len}");
             }
         }
+    }
+
+    #[test]
+    fn plain_strings_are_those_serde_json_writes_as_they_stand() {
+        for len in [0, 1, 7, 8, 9, 16, 23] {
+            let plain = "é".repeat(len);
+            assert!(is_plain(plain.as_bytes()));
+            assert_eq!(serde_json::to_string(&plain).unwrap(), format!("\"{plain}\""));
+            for at in 0..=len {
+                for stop in ['"', '\\', '\n', '\u{1}', '\u{1f}'] {
+                    let s = format!("{}{stop}{}", "a".repeat(at), "b".repeat(len - at));
+                    assert!(!is_plain(s.as_bytes()), "{s:?}");
+                    assert_ne!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
+                }
+            }
+        }
+        let kept = "\u{7f} \u{2028} é";
+        assert!(is_plain(kept.as_bytes()));
+        assert_eq!(serde_json::to_string(kept).unwrap(), format!("\"{kept}\""));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::json::{Peek, RawStr, Reader};
+use crate::json::{is_plain, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
 use crate::wire::{is_block, key_name, read_block, read_block_present, read_resource_contents, Present};
 
@@ -248,9 +248,17 @@ fn write_text(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(b",\"type\":\"text\"}");
 }
 
+/// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
+/// escaped as `serde_json` escapes.
 fn write_str(out: &mut Vec<u8>, s: &str) {
-    // Writing into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
+    if is_plain(s.as_bytes()) {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
 }
 
 /// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
