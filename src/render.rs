@@ -197,7 +197,9 @@ fn stub(out: &mut String, registry: &ReferenceRegistry, reference: &Reference<'_
     } else if !mime {
         out.truncate(before);
     }
-    let _ = write!(out, " — {} — fetch with fetch_reference", provenance.as_str());
+    out.push_str(" — ");
+    out.push_str(provenance.as_str());
+    out.push_str(" — fetch with fetch_reference");
 }
 
 /// A size in bytes as `NB`, `~NKB`, `~N.NMB` or `~N.NGB` (1024-based).
@@ -260,9 +262,10 @@ pub fn clean_label(raw: &str) -> Option<String> {
 /// nothing is left.
 pub(crate) fn push_clean(out: &mut String, raw: &str) -> bool {
     // Most labels are short printable ASCII with no space at either end: as they are.
+    // Every byte looked at, without an early exit, so that the compiler checks many at once.
     let plain = raw.len() <= LABEL_MAX_CHARS
         && !raw.is_empty()
-        && raw.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && raw.bytes().fold(true, |plain, b| plain & (0x20..0x7f).contains(&b))
         && !raw.starts_with(' ')
         && !raw.ends_with(' ');
     if plain {
