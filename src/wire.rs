@@ -658,6 +658,26 @@ pub(crate) fn read_block_present<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, P
     read_every_field(r)
 }
 
+/// Reads the object at the reader's position as a block where its first key is a string
+/// `type`; `None`, and the reader where it stood, where it is not.
+pub(crate) fn read_block_if_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)>, Error> {
+    let start = r.clone();
+    if let Some(read) = read_type_first(r)? {
+        return Ok(Some(read));
+    }
+    *r = start.clone();
+    if !names_type_first(start) {
+        return Ok(None);
+    }
+    read_every_field(r).map(Some)
+}
+
+/// Whether the object at the reader's position has a string `type` as its first key.
+fn names_type_first(mut r: Reader<'_>) -> bool {
+    let Ok(mut seq) = r.object() else { return false };
+    matches!(r.next_key(&mut seq), Ok(Some(key)) if key.raw() == b"type") && r.peek().is_ok_and(|p| p == Peek::String)
+}
+
 /// A block whose type comes first and is `text`, `image`, `audio` or `resource`, read with
 /// that type's fields; `None` for any other block, or where a field of another kind follows.
 #[inline(always)]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::json::{is_plain, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
-use crate::wire::{is_block, key_name, read_block, read_block_present, read_resource_contents, Present};
+use crate::wire::{is_block, key_name, read_block, read_block_if_type_first, read_resource_contents, Present};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -179,10 +179,13 @@ impl Keys<'_> {
 
 fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let start_in = r.position();
-    if first_type && names_type_first(r.clone()) {
-        // Most blocks name their type first: read it as one, once.
-        let mut block_reader = r.clone();
-        let (block, present) = read_block_present(&mut block_reader)?;
+    // Most blocks name their type first: read it as one, once.
+    let mut block_reader = r.clone();
+    if let Some((block, present)) = first_type
+        .then(|| read_block_if_type_first(&mut block_reader))
+        .transpose()?
+        .flatten()
+    {
         if block.type_name().is_some_and(|t| is_block(t.as_bytes(), present)) {
             *r = block_reader;
             write_shown(out, &block, lane);
@@ -215,12 +218,6 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     };
     write_shown(out, &block, lane);
     Ok(())
-}
-
-/// Whether the object at the reader's position has a string `type` as its first key.
-fn names_type_first(mut r: Reader<'_>) -> bool {
-    let Ok(mut seq) = r.object() else { return false };
-    matches!(r.next_key(&mut seq), Ok(Some(key)) if key.raw() == b"type") && r.peek().is_ok_and(|p| p == Peek::String)
 }
 
 /// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
