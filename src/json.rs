@@ -446,23 +446,23 @@ impl<'a> Reader<'a> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.error("expected a key"));
         }
-        // Keys are short and plain: told eight bytes a step, the general reader for anything
-        // else (an escape, a key near the end of the input or longer than 32 bytes).
+        // Keys are short and plain: looked at a step at a time, the general reader for
+        // anything else (an escape, a key near the end of the input or longer than 32 bytes).
         let start = self.pos + 1;
         let mut i = start;
         let key = loop {
-            let Some(chunk) = self.bytes.get(i..i + 8) else {
+            let Some(chunk) = self.bytes.get(i..i + STEP) else {
                 break self.string()?;
             };
-            let found = stops(word(chunk));
-            if found == 0 {
-                if i - start >= 24 {
+            let (stops, _) = masks(chunk);
+            if stops == 0 {
+                if i - start >= 32 - STEP {
                     break self.string()?;
                 }
-                i += 8;
+                i += STEP;
                 continue;
             }
-            let end = i + (found.trailing_zeros() / 8) as usize;
+            let end = i + stops.trailing_zeros() as usize;
             if self.bytes[end] != b'"' {
                 break self.string()?;
             }
