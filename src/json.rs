@@ -56,7 +56,18 @@ impl<'a> RawStr<'a> {
     }
 
     /// The string's text: borrowed where it has no escape. `None` where it is not UTF-8.
+    /// Inlined for the commonest string, plain ASCII, which is taken as it stands.
+    #[inline(always)]
     pub(crate) fn text(&self) -> Option<Cow<'a, str>> {
+        if self.flags == ASCII {
+            return Some(Cow::Borrowed(ascii(self.raw)));
+        }
+        self.any_text()
+    }
+
+    /// [`RawStr::text`] of any string.
+    #[inline(never)]
+    fn any_text(&self) -> Option<Cow<'a, str>> {
         let raw = if self.flags & ASCII != 0 {
             ascii(self.raw)
         } else {
