@@ -180,19 +180,17 @@ impl Keys<'_> {
 fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let start_in = r.position();
     // Most blocks name their type first: read it as one, once.
-    let mut block_reader = r.clone();
-    if let Some((block, present)) = first_type
-        .then(|| read_block_if_type_first(&mut block_reader))
-        .transpose()?
-        .flatten()
-    {
-        if block.type_name().is_some_and(|t| is_block(t.as_bytes(), present)) {
-            *r = block_reader;
-            write_shown(out, &block, lane);
+    if first_type {
+        let mut block_reader = r.clone();
+        if let Some((block, present)) = read_block_if_type_first(&mut block_reader)? {
+            if block.type_name().is_some_and(|t| is_block(t.as_bytes(), present)) {
+                *r = block_reader;
+                write_shown(out, &block, lane);
+                return Ok(());
+            }
+            copy_object(r, out, lane, true, false)?;
             return Ok(());
         }
-        copy_object(r, out, lane, true, false)?;
-        return Ok(());
     }
     let start_out = out.len();
     let (shape, skipped) = copy_object(r, out, lane, false, first_type)?;
