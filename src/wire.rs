@@ -947,9 +947,7 @@ fn media_reason(kind: MediaKind, non_string_data: bool) -> &'static str {
     }
 }
 
-/// Reads the object of an embedded resource (or of a read resource's contents). Inlined into
-/// its two callers: returned, its kind was copied while still being stored.
-#[inline(always)]
+/// Reads the object of an embedded resource (or of a read resource's contents).
 fn read_embedded<'a>(r: &mut Reader<'a>) -> Result<BlockKind<'a>, Error> {
     let mut uri = None;
     let mut mime_type = None;
