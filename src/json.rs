@@ -300,8 +300,13 @@ impl<'a> Reader<'a> {
     /// Reads a string.
     #[inline(always)]
     pub(crate) fn string(&mut self) -> Result<RawStr<'a>, Error> {
-        self.skip_ws();
-        self.expect(b'"')?;
+        // Most callers have just peeked at its quote.
+        if self.bytes.get(self.pos) == Some(&b'"') {
+            self.pos += 1;
+        } else {
+            self.skip_ws();
+            self.expect(b'"')?;
+        }
         let start = self.pos;
         let mut escaped = 0;
         let mut high = 0;
