@@ -892,7 +892,9 @@ fn block_kind<'a>(
 }
 
 /// An `image` or `audio` block's kind: inline data, or a reference where it has a `uri`
-/// (`reference` holds its MCPL reference fields, where it has any).
+/// (`reference` holds its MCPL reference fields, where it has any). Inlined: returned, the
+/// kind was copied while still being stored.
+#[inline(always)]
 fn media_kind<'a>(
     kind: MediaKind,
     data: Field<Base64<'a>>,
