@@ -416,8 +416,8 @@ impl<'a> Reader<'a> {
                 return Err(self.error("invalid number"));
             }
         }
-        // ASCII by construction.
-        Ok(utf8(&self.bytes[start..self.pos]).unwrap_or("0"))
+        // Every byte was seen to be a digit, a sign, a point or an exponent: ASCII.
+        Ok(ascii(&self.bytes[start..self.pos]))
     }
 
     /// Reads `true` or `false`.

@@ -659,17 +659,23 @@ pub(crate) fn read_block_present<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, P
 }
 
 /// Reads the object at the reader's position as a block where its first key is a string
-/// `type`; `None`, and the reader where it stood, where it is not.
-pub(crate) fn read_block_if_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)>, Error> {
+/// `type`, and hands it to `then` with the identifying fields it had; `None`, and the reader
+/// where it stood, where it is not. The block is handed on where it was read: returned, it
+/// was copied while its fields were still being stored, and the copy waited on them.
+pub(crate) fn read_block_if_type_first<'a, T>(
+    r: &mut Reader<'a>,
+    then: impl FnOnce(Block<'a>, Present) -> T,
+) -> Result<Option<T>, Error> {
     let start = r.clone();
-    if let Some(read) = read_type_first(r)? {
-        return Ok(Some(read));
+    if let Some((block, present)) = read_type_first(r)? {
+        return Ok(Some(then(block, present)));
     }
     *r = start.clone();
     if !names_type_first(start) {
         return Ok(None);
     }
-    read_every_field(r).map(Some)
+    let (block, present) = read_every_field(r)?;
+    Ok(Some(then(block, present)))
 }
 
 /// Whether the object at the reader's position has a string `type` as its first key.

@@ -182,14 +182,23 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     // Most blocks name their type first: read it as one, once.
     if first_type {
         let mut block_reader = r.clone();
-        if let Some((block, present)) = read_block_if_type_first(&mut block_reader)? {
-            if block.type_name().is_some_and(|t| is_block(t.as_bytes(), present)) {
-                *r = block_reader;
+        let shown = read_block_if_type_first(&mut block_reader, |block, present| {
+            let shown = block.type_name().is_some_and(|t| is_block(t.as_bytes(), present));
+            if shown {
                 write_shown(out, &block, lane);
+            }
+            shown
+        })?;
+        match shown {
+            Some(true) => {
+                *r = block_reader;
                 return Ok(());
             }
-            copy_object(r, out, lane, true, false)?;
-            return Ok(());
+            Some(false) => {
+                copy_object(r, out, lane, true, false)?;
+                return Ok(());
+            }
+            None => {}
         }
     }
     let start_out = out.len();
