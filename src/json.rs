@@ -94,8 +94,10 @@ pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
     }
 }
 
-/// ASCII bytes as text, without a second look: the reader tells ASCII as it finds a string's
-/// end, and [`utf8`] before it calls this. Checked again in debug builds and tests.
+/// ASCII bytes as text, without a second look. Its three callers have each seen every byte:
+/// the reader tells a string ASCII as it finds the string's end, a number is made of digits,
+/// signs, a point and an exponent, and [`utf8`] asks `is_ascii` first. Checked again in debug
+/// builds and tests.
 #[allow(unsafe_code)]
 #[inline(always)]
 fn ascii(bytes: &[u8]) -> &str {
