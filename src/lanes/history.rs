@@ -135,6 +135,11 @@ impl<'a> Sink<'a> for Render<'_> {
         self.push(&block);
     }
 
+    fn look(&mut self, block: &Block<'a>) -> bool {
+        self.push(block);
+        true
+    }
+
     type Mark = (usize, usize, usize);
 
     fn mark(&self) -> (usize, usize, usize) {
