@@ -643,19 +643,30 @@ pub(crate) fn is_block(type_name: &[u8], present: Present) -> bool {
 /// with those fields alone. Any other block, or one with a field its type's reader does not
 /// take, is read again from its start with every field a block may have.
 pub(crate) fn read_block_present<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
+    read_block_then(r, |block, present| (block, present))
+}
+
+/// Reads one block, as [`read_block_present`] does, and hands it to `then` where it was read:
+/// returned, a block just read was copied while its fields were still being stored, and the
+/// copy waited on them.
+pub(crate) fn read_block_then<'a, T>(
+    r: &mut Reader<'a>,
+    then: impl FnOnce(Block<'a>, Present) -> T,
+) -> Result<T, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok((
+        return Ok(then(
             Block::bare(malformed(None, "block is not an object")),
             Present::default(),
         ));
     }
     let start = r.clone();
-    if let Some(read) = read_type_first(r)? {
-        return Ok(read);
+    if let Some((block, present)) = read_type_first(r)? {
+        return Ok(then(block, present));
     }
     *r = start;
-    read_every_field(r)
+    let (block, present) = read_every_field(r)?;
+    Ok(then(block, present))
 }
 
 /// Reads the object at the reader's position as a block where its first key is a string
@@ -1200,10 +1211,11 @@ fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), 
     if r.peek()? == Peek::Array {
         let mut items = r.array()?;
         while r.next_element(&mut items)? {
-            let read = read_block_present(r);
-            if !matches!(&read, Ok((block, _)) if sink.look(block)) {
-                sink.block(read?.0);
-            }
+            read_block_then(r, |block, _| {
+                if !sink.look(&block) {
+                    sink.block(block);
+                }
+            })?;
         }
     } else {
         sink.block(read_block(r)?);
