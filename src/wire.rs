@@ -704,7 +704,7 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
         return Ok(None);
     }
     match r.string()?.raw() {
-        b"text" => read_text_block(r, &mut seq).map(Some),
+        b"text" => read_text_block(r, &mut seq),
         b"image" => read_media_block(r, &mut seq, MediaKind::Image),
         b"audio" => read_media_block(r, &mut seq, MediaKind::Audio),
         b"resource" => read_resource_block(r, &mut seq),
@@ -741,9 +741,10 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
 }
 
 /// The rest of a block whose `type`, read first, is `text`. Every other field is skipped, as
-/// [`block_kind`] reads none of them for a text block.
+/// [`block_kind`] reads none of them for a text block; `None` at a second `type`, which is
+/// the one that counts.
 #[inline(always)]
-fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<(Block<'a>, Present), Error> {
+fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Block<'a>, Present)>, Error> {
     let mut text = None;
     let mut annotations = None;
     let mut meta = None;
@@ -752,6 +753,8 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<(Block<'a>, 
             b"text" => text = Some(read_scalar(r)?),
             b"annotations" => annotations = read_annotations(r)?,
             b"_meta" => meta = Some(read_raw(r)?),
+            // A second type is the one that counts, as in a `serde_json::Value`.
+            b"type" => return Ok(None),
             _ => r.skip()?,
         }
     }
@@ -769,7 +772,7 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<(Block<'a>, 
         annotations,
         meta,
     };
-    Ok((block, present))
+    Ok(Some((block, present)))
 }
 
 /// The rest of an `image` or `audio` block whose type came first: `data`, `mimeType`,
@@ -1427,8 +1430,8 @@ impl<'a> Message<'a> {
 mod tests {
     use super::*;
 
-    /// A block read with its type first (each type's own reader) is the block read with its
-    /// type last (every field), whatever fields follow, and is a block alike.
+    /// A block read by its type's own reader is the block read with every field, whatever
+    /// fields it has and wherever its type stands (a second `type` counts, as in a `Value`).
     #[test]
     fn type_first_reads_as_every_field_does() {
         let bodies = [
@@ -1451,6 +1454,11 @@ mod tests {
             r#""uri":"file:///bulk","name":"b","sizeBytes":10,"disposition":"never""#,
             r#""resource":{"text":"t"},"uri":"file:///both""#,
             r#""resource":7,"uri":"file:///bulk""#,
+            r#""uri":"file:///l","name":"n","description":"d","mimeType":"text/plain","size":12"#,
+            r#""uri":"file:///l","size":"12","sizeBytes":3,"expiresAt":"2026-01-01T00:00:00Z","digest":"sha256:x""#,
+            r#""uri":"file:///l","annotations":{"audience":["assistant"]},"_meta":{"k":[1,{"a":2}]},"title":"t""#,
+            r#""type":"resource_link","uri":"file:///dup""#,
+            r#""uri":7,"name":{"x":1},"mimeType":null"#,
             "",
         ];
         let read = |json: &str| {
@@ -1459,21 +1467,47 @@ mod tests {
             r.finish().unwrap();
             (block.into_owned(), present)
         };
-        for ty in ["text", "image", "audio", "resource", "resource_link", "other"] {
+        let every_field = |json: &str| {
+            let mut r = Reader::new(json.as_bytes());
+            let (block, present) = read_every_field(&mut r).unwrap();
+            r.finish().unwrap();
+            (block.into_owned(), present)
+        };
+        for ty in [
+            "text",
+            "image",
+            "audio",
+            "resource",
+            "resource_link",
+            r"resource\u005flink",
+            "other",
+        ] {
             for body in bodies {
                 let sep = if body.is_empty() { "" } else { "," };
                 let first = format!(r#"{{"type":"{ty}"{sep}{body}}}"#);
                 let last = format!(r#"{{{body}{sep}"type":"{ty}"}}"#);
                 let (mut a, b) = (read(&first), read(&last));
-                // An unknown block keeps its own text, which differs in order alone.
+                // Whichever reader took it, a block is what reading every field makes of it,
+                // and is a block alike (each reader tells the fields its type is known by).
+                for (json, read) in [(&first, &a), (&last, &b)] {
+                    let every = every_field(json);
+                    assert_eq!(read.0, every.0, "{json}");
+                    assert_eq!(
+                        is_block(ty.as_bytes(), read.1),
+                        is_block(ty.as_bytes(), every.1),
+                        "{json}"
+                    );
+                }
+                // Where the type is said once, its place does not matter (an unknown block
+                // keeps its own text, which differs in order alone).
                 if let (BlockKind::Unknown { raw, .. }, BlockKind::Unknown { raw: other, .. }) =
                     (&mut a.0.kind, &b.0.kind)
                 {
                     raw.clone_from(other);
                 }
-                assert_eq!(a.0, b.0, "{first}");
-                // Each reader tells the fields its type is known by, as `is_block` reads them.
-                assert_eq!(is_block(ty.as_bytes(), a.1), is_block(ty.as_bytes(), b.1), "{first}");
+                if !body.contains(r#""type""#) {
+                    assert_eq!(a.0, b.0, "{first}");
+                }
             }
         }
     }
