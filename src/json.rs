@@ -691,6 +691,15 @@ pub(crate) fn as_u53(number: &str) -> Option<u64> {
     (f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0).then_some(f as u64)
 }
 
+/// A deterministic pseudo-random sequence for tests: the next of Marsaglia's xorshift64.
+#[cfg(test)]
+pub(crate) fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -830,12 +839,7 @@ mod tests {
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
         for _ in 0..20_000 {
             let chunk: Vec<u8> = (0..16)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    alphabet[usize::try_from(x % 12).unwrap()]
-                })
+                .map(|_| alphabet[usize::try_from(xorshift(&mut x) % 12).unwrap()])
                 .collect();
             assert_eq!(first(&chunk, &masks, STEP), first(&chunk, &word_masks, 8), "{chunk:?}");
         }

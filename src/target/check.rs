@@ -217,12 +217,7 @@ mod tests {
         let mut x = 0x2545_f491_4f6c_dd1d_u64;
         for _ in 0..2000 {
             let bytes: Vec<u8> = (0..12)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    x.to_le_bytes()[0]
-                })
+                .map(|_| crate::json::xorshift(&mut x).to_le_bytes()[0])
                 .collect();
             let chars: [u8; PREFIX_CHARS] = FORGIVING.encode(&bytes).into_bytes().try_into().unwrap();
             assert_eq!(decode_prefix(&chars).map(Vec::from), Some(bytes));
