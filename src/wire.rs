@@ -611,11 +611,11 @@ impl<'a> BlockFields<'a> {
 /// Reads one block at the reader's position.
 #[inline]
 pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
-    read_block_present(r).map(|(block, _)| block)
+    read_block_then(r, |block, _| block)
 }
 
 /// Which of the fields that tell a block from any other object an object had.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 #[allow(clippy::struct_excessive_bools)] // one flag a field
 pub(crate) struct Present {
     pub(crate) text: bool,
@@ -637,22 +637,14 @@ pub(crate) fn is_block(type_name: &[u8], present: Present) -> bool {
     }
 }
 
-/// Reads one block at the reader's position, and tells which identifying fields it had.
+/// Reads one block at the reader's position and hands it to `then`, with the identifying
+/// fields it had, where it was read: returned, a block just read was copied while its fields
+/// were still being stored, and the copy waited on them.
 ///
 /// Most blocks name their type first and have only their type's few fields: those are read
 /// with those fields alone. Any other block, or one with a field its type's reader does not
 /// take, is read again from its start with every field a block may have.
-pub(crate) fn read_block_present<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
-    read_block_then(r, |block, present| (block, present))
-}
-
-/// Reads one block, as [`read_block_present`] does, and hands it to `then` where it was read:
-/// returned, a block just read was copied while its fields were still being stored, and the
-/// copy waited on them.
-pub(crate) fn read_block_then<'a, T>(
-    r: &mut Reader<'a>,
-    then: impl FnOnce(Block<'a>, Present) -> T,
-) -> Result<T, Error> {
+fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Present) -> T) -> Result<T, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
         return Ok(then(
@@ -1463,7 +1455,7 @@ mod tests {
         ];
         let read = |json: &str| {
             let mut r = Reader::new(json.as_bytes());
-            let (block, present) = read_block_present(&mut r).unwrap();
+            let (block, present) = read_block_then(&mut r, |block, present| (block, present)).unwrap();
             r.finish().unwrap();
             (block.into_owned(), present)
         };
