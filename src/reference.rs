@@ -61,7 +61,7 @@ pub struct ReferenceRegistry {
 struct Inner {
     /// The counter of the next record.
     next: u64,
-    by_uri: HashMap<String, u64>,
+    by_uri: HashMap<String, u64, foldhash::fast::RandomState>,
     /// The records kept, oldest first: those of counters `next - records.len()` to `next - 1`.
     records: VecDeque<ReferenceRecord>,
 }
