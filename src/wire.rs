@@ -692,7 +692,8 @@ fn names_type_first(mut r: Reader<'_>) -> bool {
 #[inline(always)]
 fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)>, Error> {
     let mut seq = r.object()?;
-    if r.next_key(&mut seq)?.is_none_or(|k| k.raw() != b"type") || r.peek()? != Peek::String {
+    let typed = r.eat_key(&mut seq, b"\"type\":") || r.next_key(&mut seq)?.is_some_and(|k| k.raw() == b"type");
+    if !typed || r.peek()? != Peek::String {
         return Ok(None);
     }
     match r.string()?.raw() {
@@ -740,6 +741,9 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Bloc
     let mut text = None;
     let mut annotations = None;
     let mut meta = None;
+    if r.eat_key(seq, b"\"text\":") {
+        text = Some(read_scalar(r)?);
+    }
     while let Some(key) = r.next_key(seq)? {
         match &*key_name(&key) {
             b"text" => text = Some(read_scalar(r)?),
@@ -780,6 +784,12 @@ fn read_media_block<'a>(
     let mut mime_type = None;
     let mut annotations = None;
     let mut meta = None;
+    if r.eat_key(seq, b"\"data\":") {
+        data = read_base64(r)?;
+        if r.eat_key(seq, b"\"mimeType\":") {
+            mime_type = read_text(r)?;
+        }
+    }
     while let Some(key) = r.next_key(seq)? {
         match &*key_name(&key) {
             b"data" => data = read_base64(r)?,
@@ -808,6 +818,9 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(
     let mut resource = None;
     let mut annotations = None;
     let mut meta = None;
+    if r.eat_key(seq, b"\"resource\":") {
+        resource = Some(read_resource_field(r)?);
+    }
     while let Some(key) = r.next_key(seq)? {
         match &*key_name(&key) {
             b"resource" => resource = Some(read_resource_field(r)?),
@@ -968,6 +981,17 @@ fn read_embedded<'a>(r: &mut Reader<'a>) -> Result<BlockKind<'a>, Error> {
     let mut text = Field::Absent;
     let mut blob = Field::Absent;
     let mut seq = r.object()?;
+    if r.eat_key(&mut seq, b"\"uri\":") {
+        uri = read_text(r)?;
+        if r.eat_key(&mut seq, b"\"mimeType\":") {
+            mime_type = read_text(r)?;
+            if r.eat_key(&mut seq, b"\"text\":") {
+                text = read_string_field(r)?;
+            } else if r.eat_key(&mut seq, b"\"blob\":") {
+                blob = read_base64(r)?;
+            }
+        }
+    }
     while let Some(key) = r.next_key(&mut seq)? {
         match &*key_name(&key) {
             b"uri" => uri = read_text(r)?,
@@ -1451,6 +1475,16 @@ mod tests {
             r#""uri":"file:///l","annotations":{"audience":["assistant"]},"_meta":{"k":[1,{"a":2}]},"title":"t""#,
             r#""type":"resource_link","uri":"file:///dup""#,
             r#""uri":7,"name":{"x":1},"mimeType":null"#,
+            // Keys in the order servers write them, then again: the later one counts.
+            r#""text":"a","text":"b""#,
+            r#""data":"aGk=","mimeType":"image/png","data":"b3RoZXI=""#,
+            r#""data":"aGk=","mimeType":"image/png","mimeType":"audio/wav""#,
+            r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"a","text":"b"}"#,
+            r#""resource":{"uri":"file:///a","mimeType":"text/plain","blob":"aGk=","text":"t"}"#,
+            r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"t","blob":7}"#,
+            r#""resource":{"uri":7,"mimeType":null,"text":"t"}"#,
+            r#""resource":{"uri":"file:///a","uri":"file:///b","mimeType":"text/plain","text":"t"}"#,
+            r#""resource":{"uri":"file:///a"},"resource":{"uri":"file:///b","text":"t"}"#,
             "",
         ];
         let read = |json: &str| {
@@ -1479,6 +1513,21 @@ mod tests {
                 let first = format!(r#"{{"type":"{ty}"{sep}{body}}}"#);
                 let last = format!(r#"{{{body}{sep}"type":"{ty}"}}"#);
                 let (mut a, b) = (read(&first), read(&last));
+                // Keys that do not follow `{` or `,` at once are read one by one: the same
+                // block as where each is compared as it stands.
+                // (Raw JSON text, kept as it came, differs in those spaces alone.)
+                let unspaced = |(mut block, _): (Block<'static>, Present)| {
+                    let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
+                    block.meta.as_mut().map(unspace);
+                    if let BlockKind::Unknown { raw, .. } = &mut block.kind {
+                        unspace(raw);
+                    }
+                    block
+                };
+                for json in [&first, &last] {
+                    let spaced = json.replace("{\"", "{ \"").replace(",\"", ", \"");
+                    assert_eq!(unspaced(read(&spaced)), unspaced(read(json)), "{spaced}");
+                }
                 // Whichever reader took it, a block is what reading every field makes of it,
                 // and is a block alike (each reader tells the fields its type is known by).
                 for (json, read) in [(&first, &a), (&last, &b)] {
