@@ -710,6 +710,23 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = BlockFields::default();
+    // A link as servers write it, its type last.
+    if r.eat_key(&mut seq, b"\"uri\":") {
+        f.has_uri = true;
+        f.reference().uri = Some(read_scalar(r)?);
+        if r.eat_key(&mut seq, b"\"name\":") {
+            f.reference().name = Some(read_scalar(r)?);
+            if r.eat_key(&mut seq, b"\"description\":") {
+                r.skip()?;
+            }
+            if r.eat_key(&mut seq, b"\"mimeType\":") {
+                f.mime_type = Some(read_scalar(r)?);
+                if r.eat_key(&mut seq, b"\"type\":") {
+                    f.type_name = Some(read_scalar(r)?);
+                }
+            }
+        }
+    }
     while let Some(k) = r.next_key(&mut seq)? {
         read_block_field(r, &key_name(&k), &mut f)?;
     }
@@ -1485,6 +1502,9 @@ mod tests {
             r#""resource":{"uri":7,"mimeType":null,"text":"t"}"#,
             r#""resource":{"uri":"file:///a","uri":"file:///b","mimeType":"text/plain","text":"t"}"#,
             r#""resource":{"uri":"file:///a"},"resource":{"uri":"file:///b","text":"t"}"#,
+            r#""uri":"file:///a","name":"n","description":"d","mimeType":"text/plain","uri":"file:///b","name":7"#,
+            r#""uri":"file:///a","name":"n","mimeType":"text/plain","type":"resource","resource":{"text":"t"}"#,
+            r#""uri":"file:///a","name":"n","description":{"long":["d"]},"mimeType":7,"type":7"#,
             "",
         ];
         let read = |json: &str| {
