@@ -499,6 +499,17 @@ impl<'a> Reader<'a> {
         Ok(Some(key))
     }
 
+    /// Reads `literal` where it stands at the reader's position, exactly; the reader stays
+    /// where it stood otherwise. For a value a reader expects, compared at once.
+    #[inline(always)]
+    pub(crate) fn eat<const N: usize>(&mut self, literal: &[u8; N]) -> bool {
+        let hit = self.bytes.get(self.pos..self.pos + N) == Some(&literal[..]);
+        if hit {
+            self.pos += N;
+        }
+        hit
+    }
+
     /// Reads the object's next key and its colon where they are exactly `quoted` (the key in
     /// its quotes, then `:`) with nothing between them, after the comma where one is due; the
     /// reader stays where it stood otherwise. Servers write the keys of a block compact and in
@@ -929,5 +940,13 @@ mod tests {
         assert!(r.next_key(&mut seq).unwrap().is_none());
         r.finish().unwrap();
         assert!(!r.eat_key(&mut seq, b"\"f\":"));
+
+        // A literal: whole, or not at all (a string's closing quote is part of it).
+        let mut r = Reader::new(br#""text""#);
+        assert!(!r.eat(b"\"texts\""));
+        assert!(!r.eat(b"\"text\"\""));
+        assert_eq!(r.position(), 0);
+        assert!(r.eat(b"\"text\""));
+        r.finish().unwrap();
     }
 }

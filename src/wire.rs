@@ -693,7 +693,20 @@ fn names_type_first(mut r: Reader<'_>) -> bool {
 fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)>, Error> {
     let mut seq = r.object()?;
     let typed = r.eat_key(&mut seq, b"\"type\":") || r.next_key(&mut seq)?.is_some_and(|k| k.raw() == b"type");
-    if !typed || r.peek()? != Peek::String {
+    if !typed {
+        return Ok(None);
+    }
+    // The type as servers write it, compared at once; any other way of writing it, read.
+    if r.eat(b"\"text\"") {
+        return read_text_block(r, &mut seq);
+    }
+    if r.eat(b"\"image\"") {
+        return read_media_block(r, &mut seq, MediaKind::Image);
+    }
+    if r.eat(b"\"resource\"") {
+        return read_resource_block(r, &mut seq);
+    }
+    if r.peek()? != Peek::String {
         return Ok(None);
     }
     match r.string()?.raw() {
@@ -1533,8 +1546,9 @@ mod tests {
                 let first = format!(r#"{{"type":"{ty}"{sep}{body}}}"#);
                 let last = format!(r#"{{{body}{sep}"type":"{ty}"}}"#);
                 let (mut a, b) = (read(&first), read(&last));
-                // Keys that do not follow `{` or `,` at once are read one by one: the same
-                // block as where each is compared as it stands.
+                // Keys that do not follow `{` or `,` at once, and values that do not follow
+                // their colon at once, are read one by one: the same block as where each is
+                // compared as it stands.
                 // (Raw JSON text, kept as it came, differs in those spaces alone.)
                 let unspaced = |(mut block, _): (Block<'static>, Present)| {
                     let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
@@ -1546,6 +1560,8 @@ mod tests {
                 };
                 for json in [&first, &last] {
                     let spaced = json.replace("{\"", "{ \"").replace(",\"", ", \"");
+                    assert_eq!(unspaced(read(&spaced)), unspaced(read(json)), "{spaced}");
+                    let spaced = json.replace("\":", "\": ");
                     assert_eq!(unspaced(read(&spaced)), unspaced(read(json)), "{spaced}");
                 }
                 // Whichever reader took it, a block is what reading every field makes of it,
