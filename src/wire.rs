@@ -723,12 +723,12 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = BlockFields::default();
-    // A link as servers write it, its type last.
-    if r.eat_key(&mut seq, b"\"uri\":") {
-        f.has_uri = true;
-        f.reference().uri = Some(read_scalar(r)?);
-        if r.eat_key(&mut seq, b"\"name\":") {
-            f.reference().name = Some(read_scalar(r)?);
+    // A link as the everything server writes it, its type last.
+    if r.eat_key(&mut seq, b"\"name\":") {
+        f.reference().name = Some(read_scalar(r)?);
+        if r.eat_key(&mut seq, b"\"uri\":") {
+            f.has_uri = true;
+            f.reference().uri = Some(read_scalar(r)?);
             if r.eat_key(&mut seq, b"\"description\":") {
                 r.skip()?;
             }
@@ -1515,9 +1515,11 @@ mod tests {
             r#""resource":{"uri":7,"mimeType":null,"text":"t"}"#,
             r#""resource":{"uri":"file:///a","uri":"file:///b","mimeType":"text/plain","text":"t"}"#,
             r#""resource":{"uri":"file:///a"},"resource":{"uri":"file:///b","text":"t"}"#,
-            r#""uri":"file:///a","name":"n","description":"d","mimeType":"text/plain","uri":"file:///b","name":7"#,
-            r#""uri":"file:///a","name":"n","mimeType":"text/plain","type":"resource","resource":{"text":"t"}"#,
-            r#""uri":"file:///a","name":"n","description":{"long":["d"]},"mimeType":7,"type":7"#,
+            r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain""#,
+            r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain","uri":"file:///b","name":7"#,
+            r#""name":"n","uri":"file:///a","mimeType":"text/plain","type":"resource","resource":{"text":"t"}"#,
+            r#""name":"n","uri":"file:///a","description":{"long":["d"]},"mimeType":7,"type":7"#,
+            r#""name":"n","uri":7,"mimeType":"text/plain","size":3"#,
             "",
         ];
         let read = |json: &str| {

@@ -36,7 +36,7 @@ fn q(s: &str) -> String {
 }
 
 /// 10,000 tool results shaped like the everything server's, keys in its order (a link names
-/// its type last).
+/// its type last, after its name and uri, as in `vectors/mcp/everything.get-resource-links.json`).
 pub fn mixed(rng: &mut Bytes) -> Vec<Vec<u8>> {
     (0..10_000)
         .map(|i| {
@@ -47,7 +47,7 @@ pub fn mixed(rng: &mut Bytes) -> Vec<Vec<u8>> {
                 q(&format!("Resource {i}: This is a plaintext resource created at 8:22:02 PM"))
             );
             let link = format!(
-                r#"{{"uri":"demo://resource/dynamic/blob/{n}","name":"Blob Resource {n}","description":"A plaintext resource","mimeType":"text/plain","type":"resource_link"}}"#,
+                r#"{{"name":"Blob Resource {n}","uri":"demo://resource/dynamic/blob/{n}","description":"A plaintext resource","mimeType":"text/plain","type":"resource_link"}}"#,
                 n = i % 50
             );
             let blob = format!(
