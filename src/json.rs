@@ -161,6 +161,13 @@ pub(crate) struct Seq {
     first: bool,
 }
 
+/// A place in the input a reader can go back to.
+#[derive(Clone, Copy)]
+pub(crate) struct Mark {
+    pos: usize,
+    depth: usize,
+}
+
 /// Reads JSON bytes one token at a time. A clone reads on from the same place.
 #[derive(Clone)]
 pub(crate) struct Reader<'a> {
@@ -269,6 +276,24 @@ impl<'a> Reader<'a> {
     /// Where the reader stands, in bytes.
     pub(crate) fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Where the reader stands, to come back to with [`Reader::rewind`]. Kept as two words
+    /// rather than a clone of the reader: a clone loads its position and depth as one, just
+    /// after they were stored apart, and waits for both stores to land.
+    #[inline(always)]
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            depth: self.depth,
+        }
+    }
+
+    /// Goes back to where `mark` was taken.
+    #[inline(always)]
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.depth = mark.depth;
     }
 
     /// The input between two positions.

@@ -652,11 +652,11 @@ fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Prese
             Present::default(),
         ));
     }
-    let start = r.clone();
+    let start = r.mark();
     if let Some((block, present)) = read_type_first(r)? {
         return Ok(then(block, present));
     }
-    *r = start;
+    r.rewind(start);
     let (block, present) = read_every_field(r)?;
     Ok(then(block, present))
 }
@@ -669,12 +669,12 @@ pub(crate) fn read_block_if_type_first<'a, T>(
     r: &mut Reader<'a>,
     then: impl FnOnce(Block<'a>, Present) -> T,
 ) -> Result<Option<T>, Error> {
-    let start = r.clone();
+    let start = r.mark();
     if let Some((block, present)) = read_type_first(r)? {
         return Ok(Some(then(block, present)));
     }
-    *r = start.clone();
-    if !names_type_first(start) {
+    r.rewind(start);
+    if !names_type_first(r.clone()) {
         return Ok(None);
     }
     let (block, present) = read_every_field(r)?;
