@@ -59,6 +59,29 @@ pub fn mixed(rng: &mut Bytes) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The same documents with a space after every comma and colon between tokens, as Python's
+/// `json.dumps` writes by default: no key stands where a block reader expects it compact, so
+/// every key is read the general way.
+pub fn spaced(docs: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    docs.iter()
+        .map(|doc| {
+            let mut out = Vec::with_capacity(doc.len() + doc.len() / 8);
+            let (mut in_string, mut escaped) = (false, false);
+            for &b in doc {
+                out.push(b);
+                if in_string {
+                    (in_string, escaped) = (escaped || b != b'"', !escaped && b == b'\\');
+                } else if b == b'"' {
+                    in_string = true;
+                } else if b == b',' || b == b':' {
+                    out.push(b' ');
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 /// One result with a 50 MB embedded blob beside two texts.
 pub fn blob_50mb(rng: &mut Bytes) -> Vec<u8> {
     let blob = b64(&rng.fill(50 * 1000 * 1000 * 3 / 4));
