@@ -301,8 +301,110 @@ fn strings_at(value: &Value, key: &str, out: &mut Vec<String>) {
     }
 }
 
+/// How a server might lay out the same JSON: its keys' order, and white space.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    /// Keys in the order the official servers write them: a block's type first, a link's
+    /// last (after its name, uri, description and mime type).
+    Servers,
+    /// Keys in an order drawn from the seed.
+    Shuffled(u64),
+}
+
+/// `value` written in `layout`, compact or with a space after every comma and colon.
+fn write_laid_out(value: &Value, layout: Layout, spaced: bool, out: &mut String) {
+    const ORDER: [&str; 14] = [
+        "type",
+        "name",
+        "uri",
+        "description",
+        "data",
+        "mimeType",
+        "text",
+        "blob",
+        "resource",
+        "size",
+        "sizeBytes",
+        "disposition",
+        "annotations",
+        "_meta",
+    ];
+    let (comma, colon) = if spaced { (", ", ": ") } else { (",", ":") };
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i == 0 { "" } else { comma });
+                write_laid_out(item, layout, spaced, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            match layout {
+                Layout::Servers => {
+                    let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(ORDER.len());
+                    keys.sort_by_key(|k| rank(k));
+                    if map.get("type") == Some(&json!("resource_link")) {
+                        keys.retain(|k| *k != "type");
+                        keys.push(map.keys().find(|k| *k == "type").unwrap());
+                    }
+                }
+                Layout::Shuffled(seed) => {
+                    let mut state = seed | 1;
+                    for i in (1..keys.len()).rev() {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        keys.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap());
+                    }
+                }
+            }
+            out.push('{');
+            for (i, key) in keys.iter().enumerate() {
+                out.push_str(if i == 0 { "" } else { comma });
+                out.push_str(&Value::String((*key).clone()).to_string());
+                out.push_str(colon);
+                write_laid_out(&map[*key], layout, spaced, out);
+            }
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    /// The block readers compare the keys they expect where servers write them, compact, and
+    /// read any other layout key by key: what the model reads is the same in every layout.
+    #[test]
+    fn layout_does_not_change_what_is_read(mut input in result(), seed in any::<u64>()) {
+        // Structured content is shown as the server wrote it, spacing and order included.
+        if let Some(object) = input.as_object_mut() {
+            object.remove("structuredContent");
+        }
+        if let Some(object) = input.get_mut("result").and_then(Value::as_object_mut) {
+            object.remove("structuredContent");
+        }
+        let read = |bytes: &[u8]| {
+            let history = mcp_agent_view::history_json(bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
+            let message = Message::parse(bytes).unwrap();
+            let tool = tool_result(&message, "tool", "toolu_1", &ReferenceRegistry::with_seed(5), &Target::anthropic());
+            (history, Target::anthropic().tool_results_json(std::slice::from_ref(&tool)))
+        };
+        let bytes = serde_json::to_vec(&input).unwrap();
+        let sorted = read(&bytes);
+        let value = serde_json::from_slice::<Value>(&bytes).unwrap();
+        for layout in [Layout::Servers, Layout::Shuffled(seed)] {
+            for spaced in [false, true] {
+                let mut json = String::new();
+                write_laid_out(&input, layout, spaced, &mut json);
+                prop_assert_eq!(&serde_json::from_str::<Value>(&json).unwrap(), &value);
+                prop_assert_eq!(&read(json.as_bytes()), &sorted, "{}", json);
+            }
+        }
+    }
 
     /// No uri of an embedded resource or a reference is read, unless the input's own text
     /// carries it; nothing panics on the way, on any lane or target.
