@@ -814,10 +814,16 @@ fn read_media_block<'a>(
     let mut mime_type = None;
     let mut annotations = None;
     let mut meta = None;
+    // As the TypeScript, Python and Rust SDKs write it; or as the Go SDK does.
     if r.eat_key(seq, b"\"data\":") {
         data = read_base64(r)?;
         if r.eat_key(seq, b"\"mimeType\":") {
             mime_type = read_text(r)?;
+        }
+    } else if r.eat_key(seq, b"\"mimeType\":") {
+        mime_type = read_text(r)?;
+        if r.eat_key(seq, b"\"data\":") {
+            data = read_base64(r)?;
         }
     }
     while let Some(key) = r.next_key(seq)? {
@@ -1478,50 +1484,55 @@ mod tests {
 
     /// A block read by its type's own reader is the block read with every field, whatever
     /// fields it has and wherever its type stands (a second `type` counts, as in a `Value`).
+    /// Block bodies, each read with a `type` before and after it.
+    const BODIES: &[&str] = &[
+        r#""text":"hi""#,
+        r#""text":7"#,
+        r#""text":"hi","annotations":{"priority":0.5},"_meta":{"a":[1]}"#,
+        r#""data":"aGk=","mimeType":"image/png""#,
+        r#""data":"aGk=","mimeType":7"#,
+        r#""data":7,"mimeType":"image/png""#,
+        r#""mimeType":"image/png""#,
+        r#""data":"aGk=","mimeType":"image/png","annotations":{"audience":["user"]},"_meta":null"#,
+        r#""data":"aGk=","mimeType":"image/png","uri":"file:///x","name":"x""#,
+        r#""uri":"file:///x","mimeType":"image/png","sizeBytes":3"#,
+        r#""data":"aGk=","disposition":"ref""#,
+        r#""data":"aGk=","title":"extra""#,
+        r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"body"}"#,
+        r#""resource":{"uri":"file:///a","blob":"aGk="},"annotations":{"priority":1}"#,
+        r#""resource":"no""#,
+        r#""resource":{"uri":"file:///a"}"#,
+        r#""uri":"file:///bulk","name":"b","sizeBytes":10,"disposition":"never""#,
+        r#""resource":{"text":"t"},"uri":"file:///both""#,
+        r#""resource":7,"uri":"file:///bulk""#,
+        r#""uri":"file:///l","name":"n","description":"d","mimeType":"text/plain","size":12"#,
+        r#""uri":"file:///l","size":"12","sizeBytes":3,"expiresAt":"2026-01-01T00:00:00Z","digest":"sha256:x""#,
+        r#""uri":"file:///l","annotations":{"audience":["assistant"]},"_meta":{"k":[1,{"a":2}]},"title":"t""#,
+        r#""type":"resource_link","uri":"file:///dup""#,
+        r#""uri":7,"name":{"x":1},"mimeType":null"#,
+        // Keys in the order servers write them, then again: the later one counts.
+        r#""text":"a","text":"b""#,
+        r#""data":"aGk=","mimeType":"image/png","data":"b3RoZXI=""#,
+        r#""data":"aGk=","mimeType":"image/png","mimeType":"audio/wav""#,
+        r#""mimeType":"image/png","data":"aGk=""#,
+        r#""mimeType":"image/png","data":"aGk=","mimeType":"audio/wav","data":7"#,
+        r#""mimeType":7,"data":"aGk=","annotations":{"priority":1}"#,
+        r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"a","text":"b"}"#,
+        r#""resource":{"uri":"file:///a","mimeType":"text/plain","blob":"aGk=","text":"t"}"#,
+        r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"t","blob":7}"#,
+        r#""resource":{"uri":7,"mimeType":null,"text":"t"}"#,
+        r#""resource":{"uri":"file:///a","uri":"file:///b","mimeType":"text/plain","text":"t"}"#,
+        r#""resource":{"uri":"file:///a"},"resource":{"uri":"file:///b","text":"t"}"#,
+        r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain""#,
+        r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain","uri":"file:///b","name":7"#,
+        r#""name":"n","uri":"file:///a","mimeType":"text/plain","type":"resource","resource":{"text":"t"}"#,
+        r#""name":"n","uri":"file:///a","description":{"long":["d"]},"mimeType":7,"type":7"#,
+        r#""name":"n","uri":7,"mimeType":"text/plain","size":3"#,
+        "",
+    ];
+
     #[test]
     fn type_first_reads_as_every_field_does() {
-        let bodies = [
-            r#""text":"hi""#,
-            r#""text":7"#,
-            r#""text":"hi","annotations":{"priority":0.5},"_meta":{"a":[1]}"#,
-            r#""data":"aGk=","mimeType":"image/png""#,
-            r#""data":"aGk=","mimeType":7"#,
-            r#""data":7,"mimeType":"image/png""#,
-            r#""mimeType":"image/png""#,
-            r#""data":"aGk=","mimeType":"image/png","annotations":{"audience":["user"]},"_meta":null"#,
-            r#""data":"aGk=","mimeType":"image/png","uri":"file:///x","name":"x""#,
-            r#""uri":"file:///x","mimeType":"image/png","sizeBytes":3"#,
-            r#""data":"aGk=","disposition":"ref""#,
-            r#""data":"aGk=","title":"extra""#,
-            r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"body"}"#,
-            r#""resource":{"uri":"file:///a","blob":"aGk="},"annotations":{"priority":1}"#,
-            r#""resource":"no""#,
-            r#""resource":{"uri":"file:///a"}"#,
-            r#""uri":"file:///bulk","name":"b","sizeBytes":10,"disposition":"never""#,
-            r#""resource":{"text":"t"},"uri":"file:///both""#,
-            r#""resource":7,"uri":"file:///bulk""#,
-            r#""uri":"file:///l","name":"n","description":"d","mimeType":"text/plain","size":12"#,
-            r#""uri":"file:///l","size":"12","sizeBytes":3,"expiresAt":"2026-01-01T00:00:00Z","digest":"sha256:x""#,
-            r#""uri":"file:///l","annotations":{"audience":["assistant"]},"_meta":{"k":[1,{"a":2}]},"title":"t""#,
-            r#""type":"resource_link","uri":"file:///dup""#,
-            r#""uri":7,"name":{"x":1},"mimeType":null"#,
-            // Keys in the order servers write them, then again: the later one counts.
-            r#""text":"a","text":"b""#,
-            r#""data":"aGk=","mimeType":"image/png","data":"b3RoZXI=""#,
-            r#""data":"aGk=","mimeType":"image/png","mimeType":"audio/wav""#,
-            r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"a","text":"b"}"#,
-            r#""resource":{"uri":"file:///a","mimeType":"text/plain","blob":"aGk=","text":"t"}"#,
-            r#""resource":{"uri":"file:///a","mimeType":"text/plain","text":"t","blob":7}"#,
-            r#""resource":{"uri":7,"mimeType":null,"text":"t"}"#,
-            r#""resource":{"uri":"file:///a","uri":"file:///b","mimeType":"text/plain","text":"t"}"#,
-            r#""resource":{"uri":"file:///a"},"resource":{"uri":"file:///b","text":"t"}"#,
-            r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain""#,
-            r#""name":"n","uri":"file:///a","description":"d","mimeType":"text/plain","uri":"file:///b","name":7"#,
-            r#""name":"n","uri":"file:///a","mimeType":"text/plain","type":"resource","resource":{"text":"t"}"#,
-            r#""name":"n","uri":"file:///a","description":{"long":["d"]},"mimeType":7,"type":7"#,
-            r#""name":"n","uri":7,"mimeType":"text/plain","size":3"#,
-            "",
-        ];
         let read = |json: &str| {
             let mut r = Reader::new(json.as_bytes());
             let (block, present) = read_block_then(&mut r, |block, present| (block, present)).unwrap();
@@ -1543,7 +1554,7 @@ mod tests {
             r"resource\u005flink",
             "other",
         ] {
-            for body in bodies {
+            for body in BODIES {
                 let sep = if body.is_empty() { "" } else { "," };
                 let first = format!(r#"{{"type":"{ty}"{sep}{body}}}"#);
                 let last = format!(r#"{{{body}{sep}"type":"{ty}"}}"#);
