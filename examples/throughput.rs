@@ -165,12 +165,12 @@ fn main() {
     // block readers expect them.
     let spaced = spaced(&mixed);
     let corpora = [
-        corpus("mixed", mixed, 9, 1),
-        corpus("spaced", spaced, 9, 1),
-        corpus("blob", vec![blob_50mb(&mut rng)], 9, 1),
-        corpus("image", vec![image_4mib(&mut rng)], 15, 1),
-        corpus("wide", vec![wide()], 9, 1),
-        corpus("deep", vec![deep(&mut rng)], 15, 100),
+        corpus("mixed", mixed, 21, 1),
+        corpus("spaced", spaced, 21, 1),
+        corpus("blob", vec![blob_50mb(&mut rng)], 15, 1),
+        corpus("image", vec![image_4mib(&mut rng)], 21, 1),
+        corpus("wide", vec![wide()], 15, 1),
+        corpus("deep", vec![deep(&mut rng)], 21, 100),
     ];
     println!(
         "{:<7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   (ms, medians; floor = serde_json into IgnoredAny)",
