@@ -1482,8 +1482,6 @@ impl<'a> Message<'a> {
 mod tests {
     use super::*;
 
-    /// A block read by its type's own reader is the block read with every field, whatever
-    /// fields it has and wherever its type stands (a second `type` counts, as in a `Value`).
     /// Block bodies, each read with a `type` before and after it.
     const BODIES: &[&str] = &[
         r#""text":"hi""#,
@@ -1531,6 +1529,9 @@ mod tests {
         "",
     ];
 
+    /// A block read by its type's own reader is the block read with every field, whatever
+    /// fields it has and wherever its type stands (a second `type` counts, as in a `Value`),
+    /// and however its keys and values are spaced.
     #[test]
     fn type_first_reads_as_every_field_does() {
         let read = |json: &str| {
@@ -1544,6 +1545,15 @@ mod tests {
             let (block, present) = read_every_field(&mut r).unwrap();
             r.finish().unwrap();
             (block.into_owned(), present)
+        };
+        // A block as read, less the spaces of the raw JSON text it keeps as it came.
+        let unspaced = |(mut block, _): (Block<'static>, Present)| {
+            let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
+            block.meta.as_mut().map(unspace);
+            if let BlockKind::Unknown { raw, .. } = &mut block.kind {
+                unspace(raw);
+            }
+            block
         };
         for ty in [
             "text",
@@ -1562,15 +1572,6 @@ mod tests {
                 // Keys that do not follow `{` or `,` at once, and values that do not follow
                 // their colon at once, are read one by one: the same block as where each is
                 // compared as it stands.
-                // (Raw JSON text, kept as it came, differs in those spaces alone.)
-                let unspaced = |(mut block, _): (Block<'static>, Present)| {
-                    let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
-                    block.meta.as_mut().map(unspace);
-                    if let BlockKind::Unknown { raw, .. } = &mut block.kind {
-                        unspace(raw);
-                    }
-                    block
-                };
                 for json in [&first, &last] {
                     let spaced = json.replace("{\"", "{ \"").replace(",\"", ", \"");
                     assert_eq!(unspaced(read(&spaced)), unspaced(read(json)), "{spaced}");

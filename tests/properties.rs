@@ -8,6 +8,8 @@ use mcp_agent_view::{
 };
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{BuildHasher, BuildHasherDefault};
 
 /// How many cases each property runs; `PROPTEST_CASES` overrides it.
 const CASES: u32 = 1024;
@@ -343,21 +345,15 @@ fn write_laid_out(value: &Value, layout: Layout, spaced: bool, out: &mut String)
             let mut keys: Vec<&String> = map.keys().collect();
             match layout {
                 Layout::Servers => {
-                    let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(ORDER.len());
-                    keys.sort_by_key(|k| rank(k));
-                    if map.get("type") == Some(&json!("resource_link")) {
-                        keys.retain(|k| *k != "type");
-                        keys.push(map.keys().find(|k| *k == "type").unwrap());
-                    }
+                    let link = map.get("type") == Some(&json!("resource_link"));
+                    keys.sort_by_key(|k| match ORDER.iter().position(|o| o == k) {
+                        Some(0) if link => ORDER.len() + 1,
+                        rank => rank.unwrap_or(ORDER.len()),
+                    });
                 }
+                // A keyed hash of each key: an order of its own for every seed and key set.
                 Layout::Shuffled(seed) => {
-                    let mut state = seed | 1;
-                    for i in (1..keys.len()).rev() {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        keys.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap());
-                    }
+                    keys.sort_by_key(|k| BuildHasherDefault::<DefaultHasher>::default().hash_one((seed, k)));
                 }
             }
             out.push('{');
