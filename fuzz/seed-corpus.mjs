@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Seeds each fuzz target's corpus with the real MCP messages in ../shared/vectors: every
+// Seeds each fuzz target's corpus with the real MCP messages in tests/vectors: every
 // message inside each vector file, one file each, as the targets read them.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const vectors = join(here, "../../shared/vectors/mcp");
+const vectors = join(here, "../tests/vectors/mcp");
 const keys = ["response", "value", "final_tool_result", "round1_response", "round2_response", "client_stub_response"];
 
 const messages = [];

@@ -6,6 +6,7 @@
 //   fails        a JSON-RPC error
 //   huge         a 20 MiB embedded blob between two text blocks
 //   only-unknown one block of a type nobody knows
+//   silent       never answers
 // Prompt: odd   a message with an unknown block beside an embedded resource.
 import { createInterface } from "node:readline";
 
@@ -60,9 +61,10 @@ function answer(request) {
     case "ping":
       return reply({});
     case "tools/list":
-      return reply({ tools: [...Object.keys(tools), "fails"].map((name) => ({ name, inputSchema: { type: "object" } })) });
+      return reply({ tools: [...Object.keys(tools), "fails", "silent"].map((name) => ({ name, inputSchema: { type: "object" } })) });
     case "tools/call":
       if (params?.name === "fails") return error(-32000, "backend exploded");
+      if (params?.name === "silent") return null;
       if (tools[params?.name]) return reply(tools[params.name]());
       return error(-32602, `Unknown tool: ${params?.name}`);
     case "prompts/get":

@@ -19,6 +19,15 @@ pub enum ErrorKind {
     UnknownReference,
     /// A reference id that this registry issued and has since evicted.
     EvictedReference,
+    /// A provider name that is none of `neutral`, `anthropic`, `openai-chat`,
+    /// `openai-responses` ([`Provider`](crate::Provider)'s `FromStr` and `Deserialize`).
+    UnknownProvider,
+    /// A server started by [`rmcp_bridge::StdioServer`](crate) could not be started, exited,
+    /// closed its output, wrote a line that is not JSON or is over the limit, or refused to
+    /// initialize. The message names the step (`start`, `initialize`, `call`) and the cause.
+    Server,
+    /// A server started by [`rmcp_bridge::StdioServer`](crate) did not answer in time.
+    Timeout,
 }
 
 /// An error of a call into this crate. Opaque; match on [`Error::kind`].

@@ -66,8 +66,7 @@ mod reference;
 mod render;
 mod repair;
 #[cfg(feature = "rmcp")]
-#[path = "rmcp_bridge.rs"]
-pub mod rmcp;
+pub mod rmcp_bridge;
 mod target;
 mod tool_result;
 mod wire;

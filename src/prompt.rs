@@ -26,7 +26,7 @@ pub struct AgentMessage<'a> {
 /// one block or an array is read either way.
 ///
 /// Any other message gives one `user` message with its blocks; a JSON-RPC error gives one with
-/// `[request failed: <message>]`.
+/// `[request failed: error <code>: <message>]`.
 ///
 /// ```
 /// use mcp_agent_view::{prompt_messages, Message, ReferenceRegistry, Target};

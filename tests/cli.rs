@@ -236,3 +236,78 @@ fn target_option_shapes_blocks_tool_results_and_prompts() {
     );
     fails(&["blocks", "--target", "gemini"], "", "mcp-agent-view: invalid value 'gemini' for '--target <TARGET>' [possible values: neutral, anthropic, openai-chat, openai-responses]");
 }
+
+/// Runs the binary through `sh`, with `redirect` applied: `>&-`, `2>&-`, `>/dev/full`.
+fn run_redirected(args: &str, redirect: &str) -> (Option<i32>, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("\"$0\" {args} {redirect}"))
+        .arg(BIN)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .output()
+        .expect("sh runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn output_that_cannot_be_written_is_exit_code_2_never_0_nor_a_panic() {
+    let history = format!("history {EXAMPLE}");
+    assert_eq!(
+        run_redirected(&history, ">&-"),
+        (
+            Some(2),
+            "mcp-agent-view: cannot write output: standard output is closed\n".to_owned()
+        )
+    );
+    assert_eq!(run_redirected("--help", ">&-").0, Some(2));
+    assert_eq!(
+        run_redirected(&history, ">/dev/full"),
+        (
+            Some(2),
+            "mcp-agent-view: cannot write output: No space left on device (os error 28)\n".to_owned()
+        )
+    );
+    // A shell's own redirection to /dev/null is output the user threw away: no error.
+    assert_eq!(run_redirected(&history, ">/dev/null"), (Some(0), String::new()));
+    // An error with standard error closed, or a full disk behind it: still exit code 2.
+    assert_eq!(run_redirected("history /no/such/file", "2>&-").0, Some(2));
+    assert_eq!(run_redirected("history /no/such/file", "2>/dev/full").0, Some(2));
+    assert_eq!(run_redirected("nonsense", "2>&-").0, Some(2));
+    // Output and errors both closed.
+    assert_eq!(run_redirected(&history, ">&- 2>&-").0, Some(2));
+}
+
+#[test]
+fn a_reader_that_goes_away_is_exit_code_2() {
+    let big = format!("[{}]", vec![r#"{"type":"text","text":"line"}"#; 200_000].join(","));
+    let mut child = Command::new(BIN)
+        .args(["history"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader is gone before a byte is read
+    child.stdin.take().unwrap().write_all(big.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "mcp-agent-view: cannot write output: Broken pipe (os error 32)\n"
+    );
+}
+
+#[test]
+fn a_history_budget_bounds_everything_printed() {
+    for budget in [0, 1, 2, 10, 11, 12, 36, 37, 60, 1000] {
+        let out = ok(&["history", "--budget", &budget.to_string(), EXAMPLE], "");
+        assert!(
+            out.chars().count() <= budget,
+            "--budget {budget} printed {} characters: {out:?}",
+            out.chars().count()
+        );
+    }
+    assert_eq!(ok(&["history", "--budget", "10", EXAMPLE], ""), "Here is\n…\n");
+}

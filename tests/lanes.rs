@@ -258,8 +258,49 @@ fn budget_cuts_text_but_never_a_stub_or_marker() {
     assert_eq!(cut, format!("{}\n{notice}", "a".repeat(20)));
     assert_eq!(cut.chars().count(), 20 + notice.chars().count() + 1);
 
-    // A budget smaller than the notice: the notice alone.
-    assert_eq!(history_with_budget(&message, 3), notice);
+    // A budget with room for the notice and nothing more: the notice alone.
+    assert_eq!(history_with_budget(&message, notice.chars().count() + 1), notice);
+    // Budgets smaller than the notice: a shorter one, with what fits before it.
+    let short = notice.chars().count() - 1;
+    assert_eq!(
+        history_with_budget(&message, short),
+        format!("{}\n[truncated]", "a".repeat(short - 12))
+    );
+    assert_eq!(history_with_budget(&message, 12), "[truncated]");
+    assert_eq!(history_with_budget(&message, 11), "[truncated]");
+    assert_eq!(history_with_budget(&message, 10), "aaaaaaaa\n…");
+    assert_eq!(history_with_budget(&message, 2), "…");
+    assert_eq!(history_with_budget(&message, 1), "…");
+    assert_eq!(history_with_budget(&message, 0), "");
+}
+
+#[test]
+fn budget_is_a_hard_maximum_whatever_the_budget() {
+    let message = json!([
+        {"type": "text", "text": "é".repeat(40)},
+        {"type": "resource_link", "uri": "file:///big", "name": "big.bin", "size": 99},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        {"type": "text", "text": "tail"}
+    ]);
+    let total = history_of(&message).chars().count();
+    for budget in 0..=total + 2 {
+        let cut = history_with_budget(&message, budget);
+        assert!(
+            cut.chars().count() <= budget,
+            "budget {budget} gave {} chars: {cut:?}",
+            cut.chars().count()
+        );
+        if budget > 0 {
+            assert!(!cut.is_empty(), "budget {budget} gave nothing");
+        }
+    }
+    let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x".repeat(100)}});
+    for budget in 0..=130 {
+        assert!(
+            history_with_budget(&error, budget).chars().count() <= budget,
+            "budget {budget}"
+        );
+    }
 }
 
 #[test]

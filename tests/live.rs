@@ -305,19 +305,47 @@ fn a_server_that_fails_gives_one_line_and_a_non_zero_exit() {
     assert_eq!((code, quiet), (Some(2), true));
     assert_eq!(
         stderr,
-        "mcp-agent-view: cannot start /no/such/server: No such file or directory (os error 2)\n"
+        "mcp-agent-view: start: cannot run /no/such/server: No such file or directory (os error 2)\n"
     );
     let (code, stderr, _) = run(&["call", "--", "false", "--", "t"]);
     assert_eq!(code, Some(2));
+    assert_eq!(stderr, "mcp-agent-view: initialize: the server exited with status 1\n");
+    let (code, stderr, _) = run(&["call", "--", "sh", "-c", "exit 7", "--", "t"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, "mcp-agent-view: initialize: the server exited with status 7\n");
+    let started = std::time::Instant::now();
+    let (code, stderr, _) = run(&[
+        "call",
+        "--timeout",
+        "20",
+        "--",
+        "sh",
+        "-c",
+        "echo hello; sleep 30",
+        "--",
+        "t",
+    ]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "mcp-agent-view: initialize: the server wrote a line that is not JSON: \"hello\"\n"
+    );
     assert!(
-        stderr.starts_with("mcp-agent-view: false did not initialize: ") && stderr.lines().count() == 1,
-        "{stderr}"
+        started.elapsed().as_secs() < 15,
+        "it failed at once, not at the timeout"
     );
     let started = std::time::Instant::now();
     let (code, stderr, _) = run(&["call", "--timeout", "1", "--", "sleep", "30", "--", "t"]);
     assert_eq!(code, Some(2));
-    assert_eq!(stderr, "mcp-agent-view: sleep did not initialize within 1 s\n");
+    assert_eq!(
+        stderr,
+        "mcp-agent-view: initialize: the server did not answer within 1 s\n"
+    );
     assert!(started.elapsed().as_secs() < 20, "it gave up instead of hanging");
+    let script = misbehaving();
+    let (code, stderr, _) = run(&["call", "--timeout", "1", "--", "node", &script, "--", "silent"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, "mcp-agent-view: call: the server did not answer within 1 s\n");
     let (code, stderr, _) = run(&["call", "--", "node", "-e", "process.exit(0)"]);
     assert_eq!(code, Some(2));
     assert!(
@@ -328,36 +356,95 @@ fn a_server_that_fails_gives_one_line_and_a_non_zero_exit() {
 
 /// The rmcp bridge, in process: rmcp's own client against the same servers.
 mod bridge {
-    use mcp_agent_view::rmcp::tool_result_from_rmcp;
-    use mcp_agent_view::{AgentBlock, AgentToolResult, ReferenceRegistry, Target};
+    use mcp_agent_view::rmcp_bridge::{tool_result_from_rmcp, StdioClient, StdioServer};
+    use mcp_agent_view::{tool_result, AgentBlock, AgentToolResult, ErrorKind, Message, ReferenceRegistry, Target};
     use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
     use rmcp::service::ServiceError;
-    use rmcp::transport::async_rw::AsyncRwTransport;
-    use rmcp::{RoleClient, ServiceExt as _};
-    use std::process::Stdio;
 
-    async fn connect(
-        program: &str,
-        args: &[&str],
-    ) -> (rmcp::service::RunningService<RoleClient, ()>, tokio::process::Child) {
-        let mut child = tokio::process::Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let transport =
-            AsyncRwTransport::<RoleClient, _, _>::new(child.stdout.take().unwrap(), child.stdin.take().unwrap());
-        (().serve(transport).await.unwrap(), child)
+    async fn connect(program: &str, args: &[&str]) -> StdioClient {
+        StdioServer::new(program).args(args).connect().await.unwrap()
+    }
+
+    fn tool(name: &str) -> ClientRequest {
+        ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new(name.to_owned())))
+    }
+
+    #[test]
+    fn the_stdio_helper_takes_a_result_on_a_20_mib_line_whole() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let mut client = StdioServer::new("node").args([&script]).connect().await.unwrap();
+            let answer = client.request(tool("huge")).await.unwrap();
+            let message = Message::decode(&answer).unwrap();
+            let result = tool_result(
+                &message,
+                "huge",
+                "toolu_h",
+                &ReferenceRegistry::new(),
+                &Target::neutral(),
+            );
+            let texts: Vec<&str> = result.content.iter().filter_map(AgentBlock::as_text).collect();
+            assert_eq!(
+                texts,
+                [
+                    "before the blob",
+                    "[file: application/octet-stream, ~20.0MB]",
+                    "after the blob"
+                ]
+            );
+            // And the same connection goes on.
+            let answer = client.request(tool("fails")).await.unwrap();
+            assert_eq!(answer["error"]["message"], "backend exploded");
+            client.close().await;
+        });
+    }
+
+    #[test]
+    fn the_stdio_helper_says_a_line_over_its_limit_at_once() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let server = StdioServer::new("node").args([&script]).max_line_bytes(1024 * 1024);
+            let mut client = server.connect().await.unwrap();
+            let error = client.request(tool("huge")).await.unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::Server);
+            assert_eq!(
+                error.to_string(),
+                "call: the server wrote a line over 1048576 bytes (the limit; see max_line_bytes)"
+            );
+        });
+    }
+
+    #[test]
+    fn the_stdio_helper_times_out_on_a_server_that_never_answers() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let started = std::time::Instant::now();
+            let timeout = std::time::Duration::from_millis(500);
+            let error = StdioServer::new("sleep")
+                .args(["30"])
+                .timeout(timeout)
+                .connect()
+                .await
+                .unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::Timeout);
+            assert_eq!(error.to_string(), "initialize: the server did not answer within 0.5 s");
+
+            let mut client = StdioServer::new("node")
+                .args([&script])
+                .timeout(timeout)
+                .connect()
+                .await
+                .unwrap();
+            let error = client.request(tool("silent")).await.unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::Timeout);
+            assert_eq!(error.to_string(), "call: the server did not answer within 0.5 s");
+            assert!(started.elapsed().as_secs() < 10);
+            client.close().await;
+        });
     }
 
     /// Calls `name` on the raw path and maps the outcome for Anthropic.
-    async fn call_raw(
-        client: &rmcp::service::RunningService<RoleClient, ()>,
-        name: &'static str,
-    ) -> AgentToolResult<'static> {
+    async fn call_raw(client: &StdioClient, name: &'static str) -> AgentToolResult<'static> {
         let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new(name)));
         let outcome = client.peer().send_request(request).await;
         tool_result_from_rmcp(
@@ -380,7 +467,7 @@ mod bridge {
     fn a_result_rmcp_cannot_type_still_reaches_the_model() {
         let script = super::misbehaving();
         runtime().block_on(async {
-            let (client, _child) = connect("node", &[&script]).await;
+            let client = connect("node", &[&script]).await;
             // rmcp's typed call loses the whole result...
             let typed = client.peer().call_tool(CallToolRequestParams::new("mixed")).await;
             assert!(matches!(typed, Err(ServiceError::UnexpectedResponse)), "{typed:?}");
@@ -399,7 +486,7 @@ mod bridge {
                 result.content[0].as_text(),
                 Some("Tool call fails failed: backend exploded")
             );
-            let _ = client.cancel().await;
+            client.close().await;
         });
     }
 
@@ -407,7 +494,7 @@ mod bridge {
     fn a_typed_everything_result_goes_through_the_bridge_too() {
         let server = super::everything();
         runtime().block_on(async {
-            let (client, _child) = connect(&server, &["stdio"]).await;
+            let client = connect(&server, &["stdio"]).await;
             let arguments = serde_json::json!({"resourceType": "Text", "resourceId": 3});
             let params = CallToolRequestParams::new("get-resource-reference")
                 .with_arguments(arguments.as_object().unwrap().clone());
@@ -429,7 +516,7 @@ mod bridge {
                     .starts_with("Resource 3: This is a plaintext resource"),
                 "{result:?}"
             );
-            let _ = client.cancel().await;
+            client.close().await;
         });
     }
 }

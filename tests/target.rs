@@ -344,8 +344,7 @@ fn a_50_mb_blob_is_not_decoded_on_the_history_lane() {
 
 #[test]
 fn real_vectors_reach_each_target_in_its_shape() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/mcp");
-    let load = |name: &str| -> Value { serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap() };
+    let load = common::vector;
 
     let tiny = load("everything.get-tiny-image.json");
     let message = Message::decode(&tiny["response"]).unwrap();
@@ -394,4 +393,31 @@ fn prompt_messages_take_each_providers_message_shape() {
             assert_eq!(out[1]["content"], "[image: image/png, 20B]", "{target:?}");
         }
     }
+}
+
+#[test]
+fn providers_read_and_write_the_clis_names() {
+    use mcp_agent_view::{ErrorKind, Provider};
+    for (name, provider) in [
+        ("neutral", Provider::Neutral),
+        ("anthropic", Provider::Anthropic),
+        ("openai-chat", Provider::OpenAiChat),
+        ("openai-responses", Provider::OpenAiResponses),
+    ] {
+        assert_eq!(name.parse::<Provider>().unwrap(), provider);
+        assert_eq!(provider.to_string(), name);
+        assert_eq!(serde_json::to_value(provider).unwrap(), json!(name));
+        let config: std::collections::HashMap<String, Provider> =
+            serde_json::from_str(&format!(r#"{{"target": "{name}"}}"#)).unwrap();
+        assert_eq!(config["target"], provider);
+    }
+    let error = "OpenAI".parse::<Provider>().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnknownProvider);
+    assert_eq!(
+        error.to_string(),
+        r#"unknown provider "OpenAI"; expected one of neutral, anthropic, openai-chat, openai-responses"#
+    );
+    let error = serde_json::from_str::<Provider>(r#""gemini""#).unwrap_err();
+    assert!(error.to_string().starts_with(r#"unknown provider "gemini""#), "{error}");
+    assert!(serde_json::from_str::<Provider>("3").is_err());
 }

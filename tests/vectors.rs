@@ -1,4 +1,4 @@
-//! Every real MCP message in `../shared/vectors/mcp` through every lane.
+//! Every real MCP message in `tests/vectors/mcp` through every lane.
 //!
 //! The expectations come from the raw JSON, not from this crate's classification: the text of
 //! every text block and every embedded text resource must be read; every inline image must
@@ -7,9 +7,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{neutral, registry, strings_at};
+use common::{neutral, read_json, registry, strings_at, vector, vector_files, vectors_dir};
 use mcp_agent_view::{convert_message, history, script_view, AgentBlock, HistoryOptions, Message, Provenance};
 use serde_json::{json, Value};
 
@@ -28,10 +26,6 @@ const NOT_MESSAGES: &[(&str, &str)] = &[
 
 /// Vectors expected to fail a check, with the reason. Empty is the goal, and it is empty.
 const EXPECTED_FAILURES: &[(&str, &str)] = &[];
-
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/mcp")
-}
 
 /// The MCP messages a vector file holds: its response, example value, observed results, and
 /// each case of the schema matrix.
@@ -259,12 +253,7 @@ fn check_nothing_leaks(value: &Value, lanes: &Lanes<'_>, failures: &mut Vec<Stri
 #[test]
 fn every_vector_goes_through_every_lane() {
     let dir = vectors_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("the vectors must be at {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = vector_files();
     assert!(
         files.len() >= 60,
         "found only {} vectors in {}",
@@ -279,7 +268,7 @@ fn every_vector_goes_through_every_lane() {
     let mut messages = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let file = read_json(path);
         let found = messages_of(&file);
         if let Some((_, why)) = NOT_MESSAGES.iter().find(|(n, _)| *n == name) {
             assert!(found.is_empty(), "{name} is listed as no message ({why}) but holds one");
@@ -338,7 +327,7 @@ fn everything_server_resource_references_show_the_resource_text() {
             "This is a base64 blob created at",
         ),
     ] {
-        let file_value: Value = serde_json::from_slice(&std::fs::read(vectors_dir().join(file)).unwrap()).unwrap();
+        let file_value = vector(file);
         let response = &file_value["response"];
         let mut server_text = Vec::new();
         blocks_of_type(response, "text", &mut server_text);
@@ -440,13 +429,12 @@ fn conformance_expectations_hold_in_what_the_model_reads() {
     ];
     let mut checked = 0;
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(vectors_dir()).unwrap() {
-        let path = entry.unwrap().path();
+    for path in vector_files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if path.extension().is_none_or(|x| x != "json") || !FAMILIES.iter().any(|f| name.starts_with(f)) {
             continue;
         }
-        let file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let file = read_json(&path);
         let mapped = map_vector(&file).unwrap_or_else(|| panic!("{name} has no request and response"));
         checked += 1;
         failures.extend(
@@ -549,4 +537,15 @@ fn check_conformance(name: &str, file: &Value, mapped: &Mapped) -> Vec<String> {
         );
     }
     failures
+}
+
+#[test]
+fn a_missing_test_input_names_its_path() {
+    let missing = common::vectors_dir().join("no-such-vector.json");
+    let panic = std::panic::catch_unwind(|| common::read_json(&missing)).unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.starts_with(&format!("cannot read the test input {}: ", missing.display())),
+        "{message}"
+    );
 }

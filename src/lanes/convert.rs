@@ -157,7 +157,7 @@ pub fn convert_block<'a>(
 }
 
 /// Converts every block of a message, in order, as [`convert_block`] does. A JSON-RPC error
-/// gives one text block, `[request failed: <message>]`.
+/// gives one text block, `[request failed: error <code>: <message>]`.
 #[must_use]
 pub fn convert_message<'a>(
     message: &'a Message<'_>,

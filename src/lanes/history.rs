@@ -11,8 +11,10 @@ use crate::wire::{walk, Block, Message, Sink};
 pub struct HistoryOptions {
     /// Where the blocks came from, as reference stubs say. Default: a tool result.
     pub provenance: Provenance,
-    /// The most characters the string may have. Past it the string is cut, never inside a
-    /// stub or marker, and ends with `[truncated — original was N chars]`. Default: no limit.
+    /// The most characters the string may have: a hard maximum, whatever the budget. Past it
+    /// the string is cut, never inside a stub or marker, and ends with the longest notice that
+    /// fits: `[truncated — original was N chars]`, else `[truncated]`, else `…` (a budget of 0
+    /// gives `""`). Default: no limit.
     pub budget: Option<usize>,
 }
 
@@ -27,7 +29,7 @@ impl Default for HistoryOptions {
 
 /// Shows a message as one string: its blocks in order, joined with `\n`; text and embedded
 /// text verbatim; media as markers; references as stubs. A JSON-RPC error shows as
-/// `[request failed: <message>]`.
+/// `[request failed: error <code>: <message>]`.
 ///
 /// ```
 /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
@@ -155,16 +157,30 @@ impl<'a> Sink<'a> for Render<'_> {
     }
 }
 
+/// Cuts `out` to at most `budget` characters, never inside a range of `atomic`, and ends it
+/// with the longest notice that fits: `[truncated — original was N chars]`, else
+/// `[truncated]`, else `…`. A budget of 0 gives the empty string.
 fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Option<usize>) -> String {
     let Some(budget) = budget else { return out };
     let total = out.chars().count();
     if total <= budget {
         return out;
     }
-    let notice = format!("[truncated — original was {total} chars]");
+    let notice = [
+        format!("[truncated — original was {total} chars]"),
+        "[truncated]".to_owned(),
+        "…".to_owned(),
+    ]
+    .into_iter()
+    .find(|n| n.chars().count() <= budget)
+    .unwrap_or_default();
     // Room for the kept part and the line break before the notice.
     let room = budget.saturating_sub(notice.chars().count() + 1);
-    let mut end = out.char_indices().nth(room).map_or(out.len(), |(i, _)| i);
+    let mut end = if room == 0 {
+        0
+    } else {
+        out.char_indices().nth(room).map_or(out.len(), |(i, _)| i)
+    };
     if let Some(cut) = atomic.iter().find(|r| r.start < end && end < r.end) {
         end = cut.start;
     }

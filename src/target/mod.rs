@@ -34,6 +34,79 @@ pub enum Provider {
     OpenAiResponses,
 }
 
+impl Provider {
+    /// Every provider, with the name the CLI and config files use for it.
+    const NAMES: [(Provider, &'static str); 4] = [
+        (Provider::Neutral, "neutral"),
+        (Provider::Anthropic, "anthropic"),
+        (Provider::OpenAiChat, "openai-chat"),
+        (Provider::OpenAiResponses, "openai-responses"),
+    ];
+
+    /// The provider's name as the CLI spells it: `neutral`, `anthropic`, `openai-chat`,
+    /// `openai-responses`.
+    ///
+    /// ```
+    /// use mcp_agent_view::Provider;
+    /// assert_eq!(Provider::OpenAiChat.name(), "openai-chat");
+    /// assert_eq!("openai-chat".parse::<Provider>()?, Provider::OpenAiChat);
+    /// # Ok::<(), mcp_agent_view::Error>(())
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map_or("neutral", |(_, n)| n)
+    }
+}
+
+impl std::fmt::Display for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Provider {
+    type Err = crate::Error;
+
+    /// Reads the CLI's names, exactly: `neutral`, `anthropic`, `openai-chat`,
+    /// `openai-responses`. Anything else is an error of kind
+    /// [`UnknownProvider`](crate::ErrorKind::UnknownProvider).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(p, _)| *p)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Self::NAMES.iter().map(|(_, n)| *n).collect();
+                crate::Error::new(
+                    crate::ErrorKind::UnknownProvider,
+                    format!(
+                        "unknown provider {:?}; expected one of {}",
+                        name.chars().take(40).collect::<String>(),
+                        known.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// Written as its name (`"openai-chat"`), as a host's config file holds it.
+impl serde::Serialize for Provider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// Read from its name (`"openai-chat"`), as a host's config file holds it.
+impl<'de> serde::Deserialize<'de> for Provider {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// An image format this crate can tell from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

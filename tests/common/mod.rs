@@ -128,3 +128,39 @@ pub fn assert_threads_never_share_an_id(threads: usize, each: usize) {
     assert_eq!(seen.len(), threads * each);
     assert_eq!(registry.len(), (threads * each).min(mcp_agent_view::MAX_RECORDS));
 }
+
+/// Where the wire vectors live in the repository: copied from the MCP conformance suite, the
+/// everything server and the schema examples (`tests/vectors/README.md` says what each is).
+pub fn vectors_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/mcp")
+}
+
+/// The `.json` files in the vectors folder, sorted; fails naming the folder where it is missing.
+#[track_caller]
+pub fn vector_files() -> Vec<std::path::PathBuf> {
+    let dir = vectors_dir();
+    let entries =
+        std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot read the vectors at {}: {e}", dir.display()));
+    let mut files: Vec<_> = entries
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+                .path()
+        })
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// One test input as JSON; fails naming the path where it is missing or not JSON.
+#[track_caller]
+pub fn read_json(path: &std::path::Path) -> Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read the test input {}: {e}", path.display()));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("the test input {} is not JSON: {e}", path.display()))
+}
+
+/// One vector by file name, as JSON.
+#[track_caller]
+pub fn vector(name: &str) -> Value {
+    read_json(&vectors_dir().join(name))
+}

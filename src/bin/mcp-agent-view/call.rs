@@ -1,23 +1,16 @@
-//! `mcp-agent-view call`: a real server, through rmcp's client and child-process transport.
+//! `mcp-agent-view call`: a real server, through `rmcp_bridge::StdioServer` (rmcp's client).
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_agent_view::rmcp::{error_json, server_result_json};
+use mcp_agent_view::rmcp_bridge::StdioServer;
 use mcp_agent_view::Provider;
 use rmcp::model::{
     CallToolRequestParams, ClientRequest, GetPromptRequestParams, JsonObject, ReadResourceRequestParams, Request,
 };
-use rmcp::service::ServiceError;
-use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::Value;
 
 use crate::{show, Options, Show};
-
-/// The largest message a server may send, in bytes: a result with a 100 MB blob fits.
-const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
 
 #[derive(Args)]
 pub(crate) struct CallArgs {
@@ -40,7 +33,8 @@ pub(crate) struct CallArgs {
     /// The id of the model's `tool_use`, on the tool-result lane.
     #[arg(long, default_value = "toolu_0")]
     id: String,
-    /// Cut the history lane's string to this many characters.
+    /// On the history lane, print at most this many characters, the final line break
+    /// included.
     #[arg(long, value_name = "CHARS")]
     budget: Option<usize>,
     /// Show the server's own standard error (it is discarded by default).
@@ -152,31 +146,6 @@ fn json_object(text: &str) -> Result<JsonObject, String> {
 /// Starts the server, initializes, asks once, and gives back the answer as JSON: a result
 /// (typed or, where rmcp could not type it, raw) or a JSON-RPC error response.
 async fn ask_server(server: &[String], ask: &Ask, args: &CallArgs) -> Result<Value, String> {
-    let limit = Duration::from_secs(args.timeout);
-    let program = &server[0];
-    let mut command = tokio::process::Command::new(program);
-    command
-        .args(&server[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(if args.server_stderr {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        })
-        // However this ends, the server does not outlive the call.
-        .kill_on_drop(true);
-    let mut child = command.spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
-    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-        return Err(format!("cannot talk to {program}: no pipes"));
-    };
-    // rmcp's stdio transport over the child's pipes. Its child-process transport drops a
-    // line over 16 MiB without a word, and a result with a large blob is one line.
-    let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin).with_max_line_length(MAX_MESSAGE_BYTES);
-    let client = tokio::time::timeout(limit, ().serve(transport))
-        .await
-        .map_err(|_| format!("{program} did not initialize within {} s", args.timeout))?
-        .map_err(|e| format!("{program} did not initialize: {}", one_line(&e.to_string())))?;
     let request = match ask {
         Ask::Tool { name, arguments } => {
             let mut params = CallToolRequestParams::new(name.clone());
@@ -194,17 +163,14 @@ async fn ask_server(server: &[String], ask: &Ask, args: &CallArgs) -> Result<Val
         }
         Ask::Resource { uri } => ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri))),
     };
-    let outcome = tokio::time::timeout(limit, client.peer().send_request(request)).await;
-    let _ = tokio::time::timeout(Duration::from_secs(2), client.cancel()).await;
-    let _ = child.kill().await;
-    match outcome {
-        Err(_) => Err(format!("{program} did not answer within {} s", args.timeout)),
-        Ok(Ok(result)) => server_result_json(&result).map_err(|e| e.to_string()),
-        Ok(Err(ServiceError::McpError(error))) => Ok(error_json(&error)),
-        Ok(Err(e)) => Err(format!("{program} failed: {}", one_line(&e.to_string()))),
-    }
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut client = StdioServer::new(&server[0])
+        .args(&server[1..])
+        .timeout(Duration::from_secs(args.timeout))
+        .inherit_stderr(args.server_stderr)
+        .connect()
+        .await
+        .map_err(|e| e.to_string())?;
+    let answer = client.request(request).await.map_err(|e| e.to_string());
+    client.close().await;
+    answer
 }

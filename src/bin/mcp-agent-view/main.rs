@@ -2,8 +2,9 @@
 
 #[cfg(feature = "call")]
 mod call;
+mod output;
 
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,7 +35,8 @@ enum Command {
         input: Input,
         #[command(flatten)]
         options: Options,
-        /// Cut the string to at most this many characters, never inside a stub or marker.
+        /// Print at most this many characters, the final line break included; the string is
+        /// cut never inside a stub or marker, and ends with a notice of the cut.
         #[arg(long, value_name = "CHARS")]
         budget: Option<usize>,
     },
@@ -155,31 +157,31 @@ pub(crate) enum Show<'a> {
 }
 
 fn main() -> ExitCode {
+    // Before anything opens a file: a closed standard output would be lost without a word.
+    if output::stdout_was_closed() {
+        return fail("cannot write output: standard output is closed");
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            return match output::write_stdout(e.render().to_string().as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            };
         }
         Err(e) => return fail(&one_line(&e.to_string())),
     };
-    match run(&cli.command) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                // A closed pipe (`| head`) is not worth a message.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => fail(&format!("cannot write output: {e}")),
-            }
-        }
+    match run(&cli.command).and_then(|out| output::write_stdout(out.as_bytes())) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(message) => fail(&message),
     }
 }
 
+/// One line on standard error, and exit code 2; where standard error cannot be written either,
+/// exit code 2 all the same.
 fn fail(message: &str) -> ExitCode {
-    eprintln!("mcp-agent-view: {message}");
+    output::write_stderr(&format!("mcp-agent-view: {message}\n"));
     ExitCode::from(2)
 }
 
@@ -242,10 +244,12 @@ pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<Str
     }
     let message = Message::parse(bytes).map_err(|e| e.to_string())?;
     match how {
+        Show::History { budget: Some(0) } => Ok(String::new()),
         Show::History { budget } => {
+            // The line break after the string counts against the budget too.
             let options = HistoryOptions {
                 provenance: provenance(Provenance::ToolResult),
-                budget: *budget,
+                budget: budget.map(|b| b - 1),
             };
             Ok(history(&message, &registry, &options) + "\n")
         }

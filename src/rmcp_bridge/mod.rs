@@ -7,8 +7,13 @@
 //! raw one both reach the model, every good block intact. The raw path is the fully tolerant
 //! one; a typed rmcp value has already lost what rmcp could not type.
 //!
+//! With the `stdio` feature, [`StdioServer`] starts a stdio MCP server as a child process and
+//! connects rmcp's client to it with a line limit that fits real results and a timeout on
+//! every step, so that an over-long line, a stray line that is not JSON or a dead server is an
+//! error that says so, never a hang.
+//!
 //! ```
-//! use mcp_agent_view::rmcp::tool_result_from_rmcp;
+//! use mcp_agent_view::rmcp_bridge::tool_result_from_rmcp;
 //! use mcp_agent_view::{ReferenceRegistry, Target};
 //! use rmcp::model::{CustomResult, ServerResult};
 //!
@@ -21,6 +26,12 @@
 //! assert_eq!(result.content.len(), 2);
 //! assert_eq!(result.content[1].as_text(), Some("[unsupported result type: hologram]"));
 //! ```
+
+#[cfg(feature = "stdio")]
+mod stdio;
+
+#[cfg(feature = "stdio")]
+pub use stdio::{StdioClient, StdioServer, DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT};
 
 use serde::Serialize;
 use serde_json::{json, Value};

@@ -1,0 +1,352 @@
+//! A stdio MCP server as a child process, with rmcp's client over its pipes (feature `stdio`).
+//!
+//! rmcp's own child-process transport drops a line over 16 MiB without a word, and a request
+//! whose answer was dropped never returns; a server that writes something other than JSON-RPC
+//! to its stdout makes a request wait until the server exits. Here every line the server writes
+//! is read by this module first: a line over the limit, a line that is not JSON, a closed
+//! output and an exit each end the connection at once with an [`Error`] that says which step
+//! failed and what the server did, and every request has a timeout.
+
+use std::ffi::OsString;
+use std::future::Future;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ::rmcp::model::{ClientJsonRpcMessage, ClientRequest, ServerJsonRpcMessage};
+use ::rmcp::service::{RunningService, ServiceError};
+use ::rmcp::transport::Transport;
+use ::rmcp::{RoleClient, ServiceExt as _};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use super::{error_json, server_result_json};
+use crate::error::{Error, ErrorKind};
+
+/// The longest line a server may write by default, in bytes: a result with a 100 MB blob
+/// fits.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
+
+/// How long initializing and each request may take by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to start a stdio MCP server: its command, the longest line it may write, the timeout.
+///
+/// ```no_run
+/// use mcp_agent_view::rmcp_bridge::StdioServer;
+/// use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+///
+/// # async fn run() -> Result<(), mcp_agent_view::Error> {
+/// let server = StdioServer::new("npx").args(["-y", "@modelcontextprotocol/server-everything", "stdio"]);
+/// let mut client = server.connect().await?; // starts it and initializes
+/// let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("get-tiny-image")));
+/// let answer = client.request(request).await?; // the result, or a JSON-RPC error response
+/// let message = mcp_agent_view::Message::decode(&answer)?;
+/// client.close().await;
+/// # let _ = message; Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct StdioServer {
+    program: OsString,
+    args: Vec<OsString>,
+    max_line_bytes: usize,
+    timeout: Duration,
+    inherit_stderr: bool,
+}
+
+impl StdioServer {
+    /// A server started as `program`, with [`DEFAULT_MAX_LINE_BYTES`] and [`DEFAULT_TIMEOUT`];
+    /// its standard error is discarded.
+    pub fn new(program: impl Into<OsString>) -> Self {
+        StdioServer {
+            program: program.into(),
+            args: Vec::new(),
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            timeout: DEFAULT_TIMEOUT,
+            inherit_stderr: false,
+        }
+    }
+
+    /// Adds arguments to the command.
+    #[must_use]
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// The longest line, in bytes, the server may write; a longer one ends the connection with
+    /// an error. Every JSON-RPC message is one line, so this bounds a result.
+    #[must_use]
+    pub fn max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes;
+        self
+    }
+
+    /// How long initializing, and then each request, may take.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Lets the server write to this process's standard error (discarded by default).
+    #[must_use]
+    pub fn inherit_stderr(mut self, inherit: bool) -> Self {
+        self.inherit_stderr = inherit;
+        self
+    }
+
+    /// Starts the server and initializes it. Fails with [`ErrorKind::Server`] where the
+    /// server cannot be started, exits, closes its output, writes a line that is not JSON or
+    /// is over the limit, or refuses to initialize; with [`ErrorKind::Timeout`] where it does
+    /// not answer in time. The message names the step: `start: …`, `initialize: …`.
+    pub async fn connect(self) -> Result<StdioClient, Error> {
+        let name = self.program.to_string_lossy().into_owned();
+        let mut command = tokio::process::Command::new(&self.program);
+        command
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if self.inherit_stderr {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            })
+            // However this ends, the server does not outlive its client.
+            .kill_on_drop(true);
+        let mut child = command
+            .spawn()
+            .map_err(|e| Error::new(ErrorKind::Server, format!("start: cannot run {name}: {e}")))?;
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return Err(Error::new(ErrorKind::Server, format!("start: {name} has no pipes")));
+        };
+        let fault = Arc::new(Mutex::new(None));
+        let transport = LineTransport {
+            reader: BufReader::with_capacity(64 * 1024, stdout),
+            writer: Arc::new(tokio::sync::Mutex::new(stdin)),
+            max_line_bytes: self.max_line_bytes,
+            fault: Arc::clone(&fault),
+        };
+        let mut connection = Connection {
+            child,
+            fault,
+            timeout: self.timeout,
+        };
+        let service = match tokio::time::timeout(self.timeout, ().serve(transport)).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(error)) => return Err(connection.failure("initialize", &error.to_string()).await),
+            Err(_) => return Err(connection.timed_out("initialize")),
+        };
+        Ok(StdioClient { service, connection })
+    }
+}
+
+/// A started, initialized server and rmcp's client to it. Dropping it kills the server.
+pub struct StdioClient {
+    service: RunningService<RoleClient, ()>,
+    connection: Connection,
+}
+
+impl std::fmt::Debug for StdioClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StdioClient")
+            .field("timeout", &self.connection.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StdioClient {
+    /// Sends one request and gives back the answer as JSON, ready for
+    /// [`Message::decode`](crate::Message::decode): the result (typed by rmcp or, where rmcp
+    /// could not type it, as it arrived), or the JSON-RPC error response the server sent.
+    /// Fails as [`StdioServer::connect`] does, the message starting `call: `.
+    pub async fn request(&mut self, request: ClientRequest) -> Result<Value, Error> {
+        let timeout = self.connection.timeout;
+        match tokio::time::timeout(timeout, self.service.peer().send_request(request)).await {
+            Err(_) => Err(self.connection.timed_out("call")),
+            Ok(Ok(result)) => server_result_json(&result),
+            Ok(Err(ServiceError::McpError(error))) => Ok(error_json(&error)),
+            Ok(Err(error)) => Err(self.connection.failure("call", &error.to_string()).await),
+        }
+    }
+
+    /// rmcp's peer, for anything [`StdioClient::request`] does not cover. Its requests have
+    /// no timeout of this module's; the line checks still hold.
+    #[must_use]
+    pub fn peer(&self) -> &::rmcp::Peer<RoleClient> {
+        self.service.peer()
+    }
+
+    /// Ends the session and the server: closes its input, waits a moment, then kills it.
+    pub async fn close(mut self) {
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
+        let _ = self.connection.child.kill().await;
+    }
+}
+
+/// What the client knows of the server beside rmcp: its process, what its output did.
+struct Connection {
+    child: Child,
+    fault: Arc<Mutex<Option<String>>>,
+    timeout: Duration,
+}
+
+impl Connection {
+    /// The error of `step`, from what the server did: a fault the reader saw, an exit, or
+    /// else what rmcp said.
+    async fn failure(&mut self, step: &str, rmcp_said: &str) -> Error {
+        let fault = self.fault.lock().map(|f| f.clone()).unwrap_or_default();
+        let cause = match fault {
+            Some(fault) if !fault.starts_with("the server closed") => fault,
+            fault => {
+                // A server that closed its output is usually exiting: give it a moment to say how.
+                match tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await {
+                    Ok(Ok(status)) => match status.code() {
+                        Some(code) => format!("the server exited with status {code}"),
+                        None => format!("the server was ended ({status})"),
+                    },
+                    _ => fault.unwrap_or_else(|| format!("the connection failed: {}", one_line(rmcp_said, 200))),
+                }
+            }
+        };
+        Error::new(ErrorKind::Server, format!("{step}: {cause}"))
+    }
+
+    fn timed_out(&self, step: &str) -> Error {
+        Error::new(
+            ErrorKind::Timeout,
+            format!(
+                "{step}: the server did not answer within {} s",
+                self.timeout.as_secs_f64()
+            ),
+        )
+    }
+}
+
+/// rmcp's transport over the child's pipes, one JSON-RPC message a line, that tells why it
+/// stopped.
+struct LineTransport {
+    reader: BufReader<ChildStdout>,
+    writer: Arc<tokio::sync::Mutex<ChildStdin>>,
+    max_line_bytes: usize,
+    fault: Arc<Mutex<Option<String>>>,
+}
+
+impl LineTransport {
+    fn stop(&self, why: String) -> Option<ServerJsonRpcMessage> {
+        if let Ok(mut fault) = self.fault.lock() {
+            fault.get_or_insert(why);
+        }
+        None
+    }
+
+    async fn next_message(&mut self) -> Option<ServerJsonRpcMessage> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match read_line(&mut self.reader, &mut line, self.max_line_bytes).await {
+                Err(e) => return self.stop(format!("cannot read the server's output: {e}")),
+                Ok(Line::End) => return self.stop("the server closed its output".to_owned()),
+                Ok(Line::TooLong) => {
+                    return self.stop(format!(
+                        "the server wrote a line over {} bytes (the limit; see max_line_bytes)",
+                        self.max_line_bytes
+                    ))
+                }
+                Ok(Line::Read) => {}
+            }
+            let text = line.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&line);
+            let text = text.strip_suffix(b"\n").unwrap_or(text);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            if text.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let Ok(value) = serde_json::from_slice::<Value>(text) else {
+                let shown = one_line(&String::from_utf8_lossy(text), 80);
+                return self.stop(format!("the server wrote a line that is not JSON: {shown:?}"));
+            };
+            match serde_json::from_value::<ServerJsonRpcMessage>(value.clone()) {
+                Ok(message) => return Some(message),
+                // A request or notification rmcp cannot type is skipped, as rmcp skips it.
+                Err(_) if value.get("method").is_some() => {}
+                Err(e) => {
+                    let shown = one_line(&String::from_utf8_lossy(text), 80);
+                    return self.stop(format!(
+                        "the server wrote a message that is not JSON-RPC ({e}): {shown:?}"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+impl Transport<RoleClient> for LineTransport {
+    type Error = std::io::Error;
+
+    fn send(&mut self, item: ClientJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = Arc::clone(&self.writer);
+        async move {
+            let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            let mut writer = writer.lock().await;
+            writer.write_all(&line).await?;
+            writer.flush().await
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ServerJsonRpcMessage>> + Send {
+        self.next_message()
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.writer.lock().await.shutdown().await
+    }
+}
+
+enum Line {
+    Read,
+    End,
+    TooLong,
+}
+
+/// Reads one line into `line`, newline included, holding at most `max` bytes of it before the
+/// newline: a longer one is `TooLong` as soon as the limit is passed.
+async fn read_line(reader: &mut BufReader<ChildStdout>, line: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
+    loop {
+        let buffer = reader.fill_buf().await?;
+        if buffer.is_empty() {
+            // The last line may lack its newline.
+            return Ok(if line.is_empty() { Line::End } else { Line::Read });
+        }
+        let (taken, done) = match memchr::memchr(b'\n', buffer) {
+            Some(i) => (i + 1, true),
+            None => (buffer.len(), false),
+        };
+        let content = line.len() + taken - usize::from(done);
+        if content > max {
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(taken);
+        if done {
+            return Ok(Line::Read);
+        }
+    }
+}
+
+/// `text` on one line, its white space runs as one space, at most `max` characters (`…` at a
+/// cut).
+fn one_line(text: &str, max: usize) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if joined.chars().count() <= max {
+        return joined;
+    }
+    let mut cut: String = joined.chars().take(max).collect();
+    cut.push('…');
+    cut
+}
