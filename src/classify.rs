@@ -260,6 +260,58 @@ pub struct RejectedField {
     pub reason: &'static str,
 }
 
+/// What an object met anywhere inside a JSON value is, for the lanes that walk any JSON (the
+/// script lane, `structuredContent`): decided here, from which keys it has, like every other
+/// decision about a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ObjectShape {
+    /// A content block: its `type` is a block type and it has that type's identifying field
+    /// (`text`; `data` or `uri`; `resource` or `uri`; `uri`).
+    Block,
+    /// A resource's contents, as a `resources/read` result holds them: no string `type`, a
+    /// `uri` (of any JSON type) and one of `text`, `blob` or `mimeType` (of any JSON type).
+    /// Read as an embedded resource: good ones show their text or a marker, bad ones an
+    /// `[invalid …]` marker; the uri never shows.
+    ResourceContents,
+    /// Anything else: plain JSON, walked into.
+    Plain,
+}
+
+/// Which keys an object has, as far as [`object_shape`] needs to know.
+#[derive(Clone, Copy, Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a key
+pub(crate) struct ObjectKeys<'k> {
+    /// The `type`, where it is a string.
+    pub(crate) type_name: Option<&'k str>,
+    pub(crate) text: bool,
+    pub(crate) data: bool,
+    pub(crate) uri: bool,
+    pub(crate) resource: bool,
+    pub(crate) blob: bool,
+    pub(crate) mime_type: bool,
+}
+
+/// What an object with these keys is. The script lane's and `structuredContent`'s one test of
+/// an object inside any JSON.
+pub(crate) fn object_shape(keys: &ObjectKeys<'_>) -> ObjectShape {
+    match keys.type_name {
+        Some(type_name) if is_block(type_name, keys) => ObjectShape::Block,
+        None if keys.uri && (keys.text || keys.blob || keys.mime_type) => ObjectShape::ResourceContents,
+        Some(_) | None => ObjectShape::Plain,
+    }
+}
+
+/// Whether an object of this `type` with these keys is a content block.
+pub(crate) fn is_block(type_name: &str, keys: &ObjectKeys<'_>) -> bool {
+    match type_name {
+        "text" => keys.text,
+        "image" | "audio" => keys.data || keys.uri,
+        "resource" => keys.resource || keys.uri,
+        "resource_link" => keys.uri,
+        _ => false,
+    }
+}
+
 /// The longest uri a reference may have, in characters (RFC-005).
 pub const URI_MAX_CHARS: usize = 4096;
 const NAME_MAX_CHARS: usize = 255;

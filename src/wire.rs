@@ -614,28 +614,9 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     read_block_then(r, |block, _| block)
 }
 
-/// Which of the fields that tell a block from any other object an object had.
-#[derive(Clone, Copy, Debug, Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag a field
-pub(crate) struct Present {
-    pub(crate) text: bool,
-    pub(crate) data: bool,
-    pub(crate) uri: bool,
-    pub(crate) resource: bool,
-}
-
-/// Whether an object with this `type` and these fields is a content block: its type is a block
-/// type and it has that type's identifying field (`text`; `data` or `uri`; `resource` or
-/// `uri`; `uri`). The script lane's one test of an object inside any JSON.
-pub(crate) fn is_block(type_name: &[u8], present: Present) -> bool {
-    match type_name {
-        b"text" => present.text,
-        b"image" | b"audio" => present.data || present.uri,
-        b"resource" => present.resource || present.uri,
-        b"resource_link" => present.uri,
-        _ => false,
-    }
-}
+/// Which of the fields that tell a block from any other object an object had, for
+/// [`object_shape`](crate::classify::object_shape) to decide on.
+pub(crate) type Present = crate::classify::ObjectKeys<'static>;
 
 /// Reads one block at the reader's position and hands it to `then`, with the identifying
 /// fields it had, where it was read: returned, a block just read was copied while its fields
@@ -748,6 +729,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         data: f.data.is_some(),
         uri: f.has_uri,
         resource: f.resource.is_some(),
+        ..Present::default()
     };
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
     let kind = match f.type_name {
@@ -1584,8 +1566,8 @@ mod tests {
                     let every = every_field(json);
                     assert_eq!(read.0, every.0, "{json}");
                     assert_eq!(
-                        is_block(ty.as_bytes(), read.1),
-                        is_block(ty.as_bytes(), every.1),
+                        crate::classify::is_block(ty, &read.1),
+                        crate::classify::is_block(ty, &every.1),
                         "{json}"
                     );
                 }

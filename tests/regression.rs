@@ -12,5 +12,7 @@ mod example_clients_ended_on_a_protocol_error;
 mod example_clients_sent_empty_structured_only_results;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
+#[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]
+mod resource_contents_without_string_text_leaked_uris;
 #[path = "regression/script_lane_leaked_read_resource_uris.rs"]
 mod script_lane_leaked_read_resource_uris;

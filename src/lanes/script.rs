@@ -4,10 +4,11 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::classify::{is_block, object_shape, ObjectKeys, ObjectShape as Shape};
 use crate::error::Error;
 use crate::json::{is_plain, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
-use crate::wire::{is_block, key_name, read_block, read_block_if_type_first, read_resource_contents, Present};
+use crate::wire::{key_name, read_block, read_block_if_type_first, read_resource_contents};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -26,7 +27,9 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown
 ///
 /// Every object that *is* a content block (its `type` is a block type and it has that type's
 /// identifying field: `text`; `data` or `uri`; `resource` or `uri`), and every object that
-/// is a read resource's contents (no `type`, a string `uri`, a string `text` or `blob`), is
+/// is a read resource's contents (no string `type`, a `uri`, and one of `text`, `blob` or
+/// `mimeType`, of any JSON type: a bad one becomes an `[unrecognized content block: …]`
+/// marker, never its uri), is
 /// replaced by its agent block as [`convert_block`] gives it, in the neutral JSON: text stays text, embedded text
 /// becomes `{"type":"text","text":…}`, media stays media without any uri, and a reference,
 /// withheld, invalid or unsupported block becomes a text block with its stub or marker. Every
@@ -150,30 +153,24 @@ enum TypeKey<'k> {
     Is(Cow<'k, str>),
 }
 
-/// The keys that tell whether an object is a block, on both walks: the block's identifying
-/// fields, and which of `text`, `uri` and `blob` are strings (a read resource's contents).
+/// The keys that tell whether an object is a block, on both walks, for
+/// [`object_shape`] to decide on.
 #[derive(Default)]
 struct Keys<'k> {
     type_name: TypeKey<'k>,
-    present: Present,
-    string_text: bool,
-    string_uri: bool,
-    string_blob: bool,
+    present: ObjectKeys<'static>,
 }
 
 impl Keys<'_> {
     fn shape(&self) -> Shape {
-        match &self.type_name {
-            TypeKey::Absent if self.string_uri && (self.string_text || self.string_blob) => Shape::ResourceContents,
-            TypeKey::Absent | TypeKey::NotString => Shape::Other,
-            TypeKey::Is(t) => {
-                if is_block(t.as_bytes(), self.present) {
-                    Shape::Block
-                } else {
-                    Shape::Other
-                }
-            }
-        }
+        let type_name = match &self.type_name {
+            TypeKey::Is(t) => Some(&**t),
+            TypeKey::Absent | TypeKey::NotString => None,
+        };
+        object_shape(&ObjectKeys {
+            type_name,
+            ..self.present
+        })
     }
 }
 
@@ -183,7 +180,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     if first_type {
         let mut block_reader = r.clone();
         let shown = read_block_if_type_first(&mut block_reader, |block, present| {
-            let shown = block.type_name().is_some_and(|t| is_block(t.as_bytes(), present));
+            let shown = block.type_name().is_some_and(|t| is_block(t, &present));
             if shown {
                 write_shown(out, &block, lane);
             }
@@ -203,7 +200,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     }
     let start_out = out.len();
     let (shape, skipped) = copy_object(r, out, lane, false, first_type)?;
-    if shape == Shape::Other {
+    if shape == Shape::Plain {
         if skipped {
             // Its keys looked like a block's for a while, and some values were not copied.
             out.truncate(start_out);
@@ -291,14 +288,15 @@ fn copy_object(
                 continue;
             }
             b"type" => keys.type_name = TypeKey::NotString,
-            b"text" => (keys.present.text, keys.string_text) = (true, is_string),
+            b"text" => keys.present.text = true,
             b"data" => keys.present.data = true,
-            b"uri" => (keys.present.uri, keys.string_uri) = (true, is_string),
+            b"uri" => keys.present.uri = true,
             b"resource" => keys.present.resource = true,
-            b"blob" => keys.string_blob = is_string,
+            b"blob" => keys.present.blob = true,
+            b"mimeType" => keys.present.mime_type = true,
             _ => {}
         }
-        if copy_all || keys.shape() == Shape::Other {
+        if copy_all || keys.shape() == Shape::Plain {
             transcode(r, out, lane, first_type)?;
         } else {
             r.skip()?;
@@ -306,7 +304,7 @@ fn copy_object(
         }
     }
     out.push(b'}');
-    Ok((if copy_all { Shape::Other } else { keys.shape() }, skipped))
+    Ok((if copy_all { Shape::Plain } else { keys.shape() }, skipped))
 }
 
 fn out_key(out: &mut Vec<u8>, first: &mut bool, key: &RawStr<'_>) {
@@ -345,7 +343,7 @@ fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
         Value::Object(obj) => match shape(obj) {
             Shape::Block => show(&Block::decode(value), lane),
             Shape::ResourceContents => show(&Block::decode_resource_contents(value), lane),
-            Shape::Other => Value::Object(
+            Shape::Plain => Value::Object(
                 obj.iter()
                     .map(|(k, v)| (k.clone(), walk(v, depth + 1, lane)))
                     .collect::<Map<String, Value>>(),
@@ -371,34 +369,15 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     AgentBlock::Text { text: Cow::Owned(text) }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// A block type with that type's identifying field.
-    Block,
-    /// No `type`, a string `uri`, and a string `text` or `blob`.
-    ResourceContents,
-    /// Any other object.
-    Other,
-}
-
 fn shape(obj: &Map<String, Value>) -> Shape {
     let has = |key| obj.contains_key(key);
-    let has_string = |key| obj.get(key).is_some_and(Value::is_string);
-    Keys {
-        type_name: match obj.get("type") {
-            None => TypeKey::Absent,
-            Some(Value::String(t)) => TypeKey::Is(Cow::Borrowed(t)),
-            Some(_) => TypeKey::NotString,
-        },
-        present: Present {
-            text: has("text"),
-            data: has("data"),
-            uri: has("uri"),
-            resource: has("resource"),
-        },
-        string_text: has_string("text"),
-        string_uri: has_string("uri"),
-        string_blob: has_string("blob"),
-    }
-    .shape()
+    object_shape(&ObjectKeys {
+        type_name: obj.get("type").and_then(Value::as_str),
+        text: has("text"),
+        data: has("data"),
+        uri: has("uri"),
+        resource: has("resource"),
+        blob: has("blob"),
+        mime_type: has("mimeType"),
+    })
 }
