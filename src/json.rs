@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 
 /// How deep objects and arrays may nest.
-pub(crate) const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 127;
 
 /// The kind of the next value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,55 +55,30 @@ impl<'a> RawStr<'a> {
         self.flags & ESCAPED != 0
     }
 
-    /// The string's text: borrowed where it has no escape. `None` where it is not UTF-8.
-    /// Inlined for the commonest string, plain ASCII, which is taken as it stands.
+    /// The string's text: borrowed where it has no escape. The reader has checked its UTF-8.
     #[inline(always)]
-    pub(crate) fn text(&self) -> Option<Cow<'a, str>> {
-        if self.flags == ASCII {
-            return Some(Cow::Borrowed(ascii(self.raw)));
-        }
-        self.any_text()
-    }
-
-    /// [`RawStr::text`] of any string.
-    #[inline(never)]
-    fn any_text(&self) -> Option<Cow<'a, str>> {
-        let raw = if self.flags & ASCII != 0 {
-            ascii(self.raw)
-        } else {
-            utf8(self.raw)?
-        };
+    pub(crate) fn text(&self) -> Cow<'a, str> {
         if self.flags & ESCAPED == 0 {
-            return Some(Cow::Borrowed(raw));
+            return Cow::Borrowed(ascii(self.raw));
         }
-        Some(Cow::Owned(unescape(raw)))
+        Cow::Owned(unescape(ascii(self.raw)))
     }
 }
 
-/// The bytes as text, where they are UTF-8.
+/// Bytes the reader has seen to be UTF-8, as text, without a second look: the crate's one
+/// `unsafe` block. Its callers have each seen every byte: the reader checks every string's
+/// UTF-8 as it finds the string's end (ASCII is told on the way, a word at a time; anything
+/// else goes through `str::from_utf8` there), and a number is made of digits, signs, a point
+/// and an exponent. Checked again in debug builds, and by the tests
+/// `every_string_the_reader_returns_is_utf8` and `numbers_are_ascii`.
 ///
-/// Most strings of a message are short and ASCII, and `str::from_utf8` spent more time on its
-/// set-up than on their bytes: the throughput example measured it at a tenth of reading a
-/// block. ASCII is told a word at a time, and needs no further check.
-#[inline]
-pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        Some(ascii(bytes))
-    } else {
-        std::str::from_utf8(bytes).ok()
-    }
-}
-
-/// ASCII bytes as text, without a second look. Its three callers have each seen every byte:
-/// the reader tells a string ASCII as it finds the string's end, a number is made of digits,
-/// signs, a point and an exponent, and [`utf8`] asks `is_ascii` first. Checked again in debug
-/// builds and tests.
+/// Why not `str::from_utf8` here too: most strings of a message are short, and its set-up
+/// for each of them cost the history lane 17% on *mixed* in the throughput example.
 #[allow(unsafe_code)]
 #[inline(always)]
 fn ascii(bytes: &[u8]) -> &str {
-    debug_assert!(bytes.is_ascii());
-    // SAFETY: every caller has seen each byte below 0x80, and every ASCII byte sequence is
-    // valid UTF-8.
+    debug_assert!(std::str::from_utf8(bytes).is_ok());
+    // SAFETY: every caller passes bytes it has checked to be UTF-8 (see above).
     unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
@@ -191,42 +166,27 @@ pub(crate) fn is_plain(bytes: &[u8]) -> bool {
 }
 
 /// How many bytes of a string [`masks`] looks at in one step.
-#[cfg(target_arch = "x86_64")]
 const STEP: usize = 16;
-#[cfg(not(target_arch = "x86_64"))]
-const STEP: usize = 8;
 
 /// A string's next [`STEP`] bytes: which are stops (a quote, a backslash or a control byte)
 /// and which are past ASCII, a bit a byte (bit k for byte k).
 ///
-/// On x86-64, sixteen bytes at once with SSE2 (part of every x86-64): the throughput example
-/// measured the history lane a tenth faster on *mixed* than with the eight-byte word steps
-/// used elsewhere, as most strings of a message end within a step or two and their last step
-/// is where the time went. The crate's second `unsafe` block: one unaligned load.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code, clippy::cast_sign_loss, clippy::cast_possible_wrap)]
+/// Sixteen bytes a step, as two eight-byte words: most strings of a message end within a step
+/// or two, and their last step is where the time went. (SSE2 intrinsics measured 7% faster
+/// on *mixed*, but need `unsafe`; a byte loop over a fixed array is not vectorized, and
+/// measured 70% slower.)
 #[inline(always)]
 fn masks(chunk: &[u8]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    let (low, high) = match chunk.get(..16) {
+        Some(chunk) => (word_masks(&chunk[..8]), word_masks(&chunk[8..])),
+        None => return (1, 0),
     };
-    let chunk: &[u8; 16] = chunk.try_into().unwrap_or(&[b'"'; 16]);
-    // SAFETY: `chunk` is sixteen readable bytes, and `loadu` takes them at any alignment. The
-    // other calls are SSE2 arithmetic on values, which every x86-64 processor has.
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        // A byte is below 0x20 where the larger of it and 0x1f is 0x1f.
-        let low = _mm_set1_epi8(0x1f);
-        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
-        let stops = _mm_or_si128(_mm_or_si128(quote, backslash), control);
-        (_mm_movemask_epi8(stops) as u32, _mm_movemask_epi8(v) as u32)
-    }
+    // Only the first stop counts: the high word's stops matter where the low word has none.
+    let stops = if low.0 != 0 { low.0 } else { high.0 << 8 };
+    (stops, low.1 | high.1 << 8)
 }
 
-/// [`masks`] with eight-byte words, where there is no SSE2 (and in tests, against it).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// Eight bytes' stops (the first only) and the bytes past ASCII, a bit a byte.
 #[inline(always)]
 fn word_masks(chunk: &[u8]) -> (u32, u32) {
     // The high bit of each byte, gathered into the low eight bits.
@@ -235,12 +195,6 @@ fn word_masks(chunk: &[u8]) -> (u32, u32) {
     // `stops` is exact up to its first stop only: keep that one, and the bytes before it.
     let found = stops(w);
     (gather(found & found.wrapping_neg()), gather(w))
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn masks(chunk: &[u8]) -> (u32, u32) {
-    word_masks(chunk)
 }
 
 /// Eight bytes as one little-endian word.
@@ -344,6 +298,10 @@ impl<'a> Reader<'a> {
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
                     let raw = &self.bytes[start..self.pos];
+                    // Past ASCII: checked here, once, so that every string read is UTF-8.
+                    if high != 0 && std::str::from_utf8(raw).is_err() {
+                        return Err(self.invalid_utf8(raw));
+                    }
                     self.pos += 1;
                     return Ok(RawStr {
                         raw,
@@ -497,7 +455,11 @@ impl<'a> Reader<'a> {
             let Some(chunk) = self.bytes.get(i..i + STEP) else {
                 break self.string()?;
             };
-            let (stops, _) = masks(chunk);
+            let (stops, past_ascii) = masks(chunk);
+            if past_ascii != 0 {
+                // Past ASCII: the general reader checks its UTF-8.
+                break self.string()?;
+            }
             if stops == 0 {
                 if i - start >= 32 - STEP {
                     break self.string()?;
@@ -719,6 +681,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The error of a string at the reader's position whose bytes are not UTF-8, pointing at
+    /// the first bad byte.
+    #[cold]
+    #[inline(never)]
+    fn invalid_utf8(&mut self, raw: &[u8]) -> Error {
+        let good = std::str::from_utf8(raw).map_or_else(|e| e.valid_up_to(), str::len);
+        self.pos = self.pos - raw.len() + good;
+        self.error("invalid unicode code point")
+    }
+
     /// An error at the reader's position, with its line and column.
     #[allow(clippy::naive_bytecount)] // only on the way to an error
     #[cold]
@@ -763,7 +735,7 @@ mod tests {
         let mut seq = r.array().unwrap();
         let mut out = Vec::new();
         while r.next_element(&mut seq).unwrap() {
-            out.push(r.string().unwrap().text().unwrap().into_owned());
+            out.push(r.string().unwrap().text().into_owned());
         }
         r.finish().unwrap();
         out
@@ -786,7 +758,7 @@ mod tests {
             ]
         );
         let mut r = Reader::new(br#""long string without escapes at all""#);
-        assert!(matches!(r.string().unwrap().text(), Some(Cow::Borrowed(_))));
+        assert!(matches!(r.string().unwrap().text(), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -802,6 +774,48 @@ mod tests {
         assert_eq!(as_u53("9007199254740992"), None);
         assert_eq!(as_u53("-1"), None);
         assert_eq!(as_u53("1.5"), None);
+    }
+
+    /// The invariant of [`ascii`]'s `unsafe` block, for strings: whatever the bytes, a string
+    /// the reader returns is UTF-8, on the key path and the value path.
+    #[test]
+    fn every_string_the_reader_returns_is_utf8() {
+        let alphabet: &[u8] = &[
+            b'a', b'"', b'\\', b'u', b'0', b'n', 0x7f, 0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0xf0, 0xff, b':',
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..50_000 {
+            let len = usize::try_from(xorshift(&mut x) % 40).unwrap();
+            let mut json = vec![b'{', b'"'];
+            json.extend((0..len).map(|_| alphabet[usize::try_from(xorshift(&mut x) % 15).unwrap()]));
+            json.extend_from_slice(b"\":\"");
+            json.extend((0..len).map(|_| alphabet[usize::try_from(xorshift(&mut x) % 15).unwrap()]));
+            json.extend_from_slice(b"\"}");
+            let mut r = Reader::new(&json);
+            let Ok(mut seq) = r.object() else { continue };
+            if let Ok(Some(key)) = r.next_key(&mut seq) {
+                assert!(std::str::from_utf8(key.raw()).is_ok(), "{json:?}");
+                if let Ok(value) = r.string() {
+                    assert!(std::str::from_utf8(value.raw()).is_ok(), "{json:?}");
+                }
+            }
+        }
+    }
+
+    /// The invariant of [`ascii`]'s `unsafe` block, for numbers: a number read is ASCII.
+    #[test]
+    fn numbers_are_ascii() {
+        let alphabet: &[u8] = b"-+.eE0123456789\xc3\xa9x";
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..50_000 {
+            let len = usize::try_from(xorshift(&mut x) % 12).unwrap() + 1;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| alphabet[usize::try_from(xorshift(&mut x) % alphabet.len() as u64).unwrap()])
+                .collect();
+            if let Ok(number) = Reader::new(&bytes).number() {
+                assert!(number.is_ascii() && !number.is_empty(), "{bytes:?}");
+            }
+        }
     }
 
     #[test]
@@ -830,13 +844,23 @@ mod tests {
         let error = Reader::new(deep.as_bytes()).skip().unwrap_err();
         assert_eq!(
             error.to_string(),
-            "input is not JSON: recursion limit exceeded at line 1 column 129"
+            "input is not JSON: recursion limit exceeded at line 1 column 128"
         );
+        // serde_json's own limit: 127 levels read, 128 do not.
+        for (levels, ok) in [(127, true), (128, false)] {
+            let nested = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            assert_eq!(Reader::new(nested.as_bytes()).skip().is_ok(), ok, "{levels}");
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&nested).is_ok(),
+                ok,
+                "{levels}"
+            );
+        }
     }
 
     #[test]
     fn a_string_is_told_text_wherever_its_non_ascii_bytes_stand() {
-        let read = |bytes: &[u8]| Reader::new(bytes).string().unwrap().text().map(Cow::into_owned);
+        let read = |bytes: &[u8]| Some(Reader::new(bytes).string().unwrap().text().into_owned());
         for len in [0, 1, 7, 8, 9, 15, 16, 17, 40, 383, 384, 385, 1000] {
             let plain = "a".repeat(len);
             assert_eq!(read(format!("\"{plain}\"").as_bytes()).as_deref(), Some(&*plain));
@@ -852,7 +876,16 @@ mod tests {
                 let mut bad = format!("\"{head}").into_bytes();
                 bad.push(0xff);
                 bad.extend_from_slice(format!("{tail}\"").as_bytes());
-                assert_eq!(read(&bad), None, "0xff at {at} of {len}");
+                // Not UTF-8: an error where the string is read, pointing at the bad byte.
+                let error = Reader::new(&bad).string().unwrap_err();
+                assert_eq!(
+                    error.to_string(),
+                    format!(
+                        "input is not JSON: invalid unicode code point at line 1 column {}",
+                        at + 2
+                    ),
+                    "0xff at {at} of {len}"
+                );
             }
         }
     }
@@ -895,7 +928,14 @@ mod tests {
             let chunk: Vec<u8> = (0..16)
                 .map(|_| alphabet[usize::try_from(xorshift(&mut x) % 12).unwrap()])
                 .collect();
-            assert_eq!(first(&chunk, &masks, STEP), first(&chunk, &word_masks, 8), "{chunk:?}");
+            // Against the definition, a byte at a time.
+            let by_byte = |part: &[u8]| {
+                part.iter().enumerate().fold((0u32, 0u32), |(stops, past), (i, &b)| {
+                    let stop = b == b'"' || b == b'\\' || b < 0x20;
+                    (stops | u32::from(stop) << i, past | u32::from(b >= 0x80) << i)
+                })
+            };
+            assert_eq!(first(&chunk, &masks, STEP), first(&chunk, &by_byte, 16), "{chunk:?}");
         }
     }
 
@@ -936,7 +976,7 @@ mod tests {
         let mut r = Reader::new(br#"{"type": 1, "t\u0079pe": 2}"#);
         let mut seq = r.object().unwrap();
         while let Some(key) = r.next_key(&mut seq).unwrap() {
-            assert_eq!(key.text().as_deref(), Some("type"));
+            assert_eq!(key.text(), "type");
             r.skip().unwrap();
         }
     }

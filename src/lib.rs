@@ -95,7 +95,7 @@ pub use wire::{
 struct ReadmeDoctests;
 
 /// Parses `bytes` as JSON, for [`Message::decode`]. Fails with [`ErrorKind::Json`] where the
-/// bytes are not JSON, or nest deeper than 128 levels.
+/// bytes are not JSON, or nest deeper than 127 levels (`serde_json`'s own limit).
 ///
 /// Two things JSON may carry that no `serde_json::Value` can hold do not cost the whole
 /// message: an escaped lone surrogate is read as U+FFFD, and a number out of `f64`'s range

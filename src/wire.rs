@@ -148,8 +148,6 @@ pub enum Scalar<'a> {
     Null,
     /// An array or an object.
     Compound,
-    /// A string that is not UTF-8.
-    NotText,
 }
 
 impl Scalar<'_> {
@@ -298,7 +296,7 @@ pub struct RpcError<'a> {
 
 /// Whether `value` nests deeper than the reader reads ([`MAX_DEPTH`] levels), found without
 /// recursion: a `Value` is written out (recursively) only where it is not.
-fn nests_too_deep(value: &Value) -> bool {
+pub(crate) fn nests_too_deep(value: &Value) -> bool {
     let mut open = vec![(value, 1usize)];
     while let Some((value, level)) = open.pop() {
         let children: Box<dyn Iterator<Item = &Value>> = match value {
@@ -428,7 +426,6 @@ impl Scalar<'_> {
             Scalar::Bool(b) => Scalar::Bool(b),
             Scalar::Null => Scalar::Null,
             Scalar::Compound => Scalar::Compound,
-            Scalar::NotText => Scalar::NotText,
         }
     }
 }
@@ -476,15 +473,14 @@ pub(crate) fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
 
 #[cold]
 fn unescaped_key<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
-    key.text()
-        .map_or(Cow::Borrowed(&[][..]), |t| Cow::Owned(t.into_owned().into_bytes()))
+    Cow::Owned(key.text().into_owned().into_bytes())
 }
 
 /// Reads any value as a [`Scalar`]. Inlined, as the reader's token functions are.
 #[inline(always)]
 fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
     Ok(match r.peek()? {
-        Peek::String => r.string()?.text().map_or(Scalar::NotText, Scalar::Str),
+        Peek::String => Scalar::Str(r.string()?.text()),
         Peek::Number => Scalar::Number(Cow::Borrowed(r.number()?)),
         Peek::Bool => Scalar::Bool(r.boolean()?),
         Peek::Null => {
@@ -522,9 +518,7 @@ fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
     }
     let raw = r.string()?;
     Ok(if raw.is_escaped() {
-        raw.text().map_or(Field::Bad, |t| {
-            Field::Good(Base64(Cow::Owned(t.into_owned().into_bytes())))
-        })
+        Field::Good(Base64(Cow::Owned(raw.text().into_owned().into_bytes())))
     } else {
         Field::Good(Base64(Cow::Borrowed(raw.raw())))
     })
@@ -1372,7 +1366,7 @@ impl<'a> Message<'a> {
     /// `{content: […]}`, a bare array of blocks or a single block. Strings are borrowed from
     /// `bytes`.
     ///
-    /// Fails where `bytes` are not JSON (or nest deeper than 128 levels), or are JSON of none of
+    /// Fails where `bytes` are not JSON (or nest deeper than 127 levels, as `serde_json`), or are JSON of none of
     /// these shapes; a bad block inside is never an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
         let mut collect = Collect::default();
@@ -1408,7 +1402,7 @@ impl<'a> Message<'a> {
     /// borrows; this one owns.
     pub fn decode(value: &Value) -> Result<Message<'static>, Error> {
         if nests_too_deep(value) {
-            return Err(Error::new(ErrorKind::Json, "value nests deeper than 128 levels"));
+            return Err(Error::new(ErrorKind::Json, "value nests deeper than 127 levels"));
         }
         let bytes = value.to_string().into_bytes();
         Message::parse(&bytes).map(Message::into_owned)

@@ -2,13 +2,13 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::classify::{is_block, object_shape, ObjectKeys, ObjectShape as Shape};
 use crate::error::Error;
 use crate::json::{is_plain, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
-use crate::wire::{key_name, read_block, read_block_if_type_first, read_resource_contents};
+use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents};
 
 use crate::classify::classify_block;
 use crate::lanes::convert::convert_block;
@@ -18,10 +18,10 @@ use crate::target::Target;
 use crate::wire::Block;
 
 /// How deep the script lane walks; anything deeper is replaced by [`TOO_DEEP`].
-pub const SCRIPT_MAX_DEPTH: usize = 128;
+pub const SCRIPT_MAX_DEPTH: usize = crate::json::MAX_DEPTH;
 
 /// What stands in for a value nested deeper than [`SCRIPT_MAX_DEPTH`].
-pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown]";
+pub const TOO_DEEP: &str = "[nesting too deep: content below depth 127 not shown]";
 
 /// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
 ///
@@ -47,18 +47,34 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 128 not shown
 /// ```
 #[must_use]
 pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target) -> Value {
-    let lane = Lane {
-        registry,
-        provenance: Provenance::ScriptResult,
-        media: Some(target),
+    // One walker: the value is written out and walked as `script_json` walks bytes.
+    let bytes = if nests_too_deep(value) {
+        serde_json::to_vec(&pruned(value, 0))
+    } else {
+        serde_json::to_vec(value)
     };
-    walk(value, 0, &lane)
+    let shown = bytes
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| script_json(&bytes, registry, target).map_err(|e| e.to_string()));
+    // A `Value` writes out as JSON no deeper than the walk reads, and the walk writes JSON.
+    shown.map_or(Value::Null, |json| serde_json::from_str(&json).unwrap_or(Value::Null))
+}
+
+/// `value`, its containers at depth [`SCRIPT_MAX_DEPTH`] and below replaced by [`TOO_DEEP`].
+/// Recurses at most that deep.
+fn pruned(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::Object(_) | Value::Array(_) if depth >= SCRIPT_MAX_DEPTH => Value::String(TOO_DEEP.to_owned()),
+        Value::Object(fields) => Value::Object(fields.iter().map(|(k, v)| (k.clone(), pruned(v, depth + 1))).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| pruned(v, depth + 1)).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Shows a script's result given as JSON bytes, as [`script_view`] shows a [`Value`], in one
 /// pass: every value that is no block is copied as written, and each block is replaced by its
 /// agent block in the neutral JSON. Nothing is parsed into a tree. Fails where `bytes` are not
-/// JSON or nest deeper than 128 levels.
+/// JSON or nest deeper than 127 levels.
 ///
 /// ```
 /// use mcp_agent_view::{script_json, ReferenceRegistry, Target};
@@ -283,7 +299,7 @@ fn copy_object(
         match &*name {
             b"type" if is_string => {
                 let raw = r.string()?;
-                keys.type_name = raw.text().map_or(TypeKey::NotString, TypeKey::Is);
+                keys.type_name = TypeKey::Is(raw.text());
                 out_string(out, &raw);
                 continue;
             }
@@ -318,7 +334,7 @@ fn out_key(out: &mut Vec<u8>, first: &mut bool, key: &RawStr<'_>) {
 /// A string as written where it has no escape; else escaped anew, so that an escaped lone
 /// surrogate goes out as U+FFFD.
 fn out_string(out: &mut Vec<u8>, raw: &RawStr<'_>) {
-    if let Some(text) = raw.is_escaped().then(|| raw.text()).flatten() {
+    if let Some(text) = raw.is_escaped().then(|| raw.text()) {
         let _ = serde_json::to_writer(&mut *out, &*text);
     } else {
         out.push(b'"');
@@ -335,29 +351,6 @@ struct Lane<'r> {
     media: Option<&'r Target>,
 }
 
-fn walk(value: &Value, depth: usize, lane: &Lane<'_>) -> Value {
-    if depth >= SCRIPT_MAX_DEPTH && (value.is_object() || value.is_array()) {
-        return Value::String(TOO_DEEP.to_owned());
-    }
-    match value {
-        Value::Object(obj) => match shape(obj) {
-            Shape::Block => show(&Block::decode(value), lane),
-            Shape::ResourceContents => show(&Block::decode_resource_contents(value), lane),
-            Shape::Plain => Value::Object(
-                obj.iter()
-                    .map(|(k, v)| (k.clone(), walk(v, depth + 1, lane)))
-                    .collect::<Map<String, Value>>(),
-            ),
-        },
-        Value::Array(items) => Value::Array(items.iter().map(|v| walk(v, depth + 1, lane)).collect()),
-        other => other.clone(),
-    }
-}
-
-fn show(block: &Block<'_>, lane: &Lane<'_>) -> Value {
-    agent_block(block, lane).to_json()
-}
-
 /// What a block is on this walk: its `convert_block` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
 fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
@@ -367,17 +360,4 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut text = String::new();
     render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
-}
-
-fn shape(obj: &Map<String, Value>) -> Shape {
-    let has = |key| obj.contains_key(key);
-    object_shape(&ObjectKeys {
-        type_name: obj.get("type").and_then(Value::as_str),
-        text: has("text"),
-        data: has("data"),
-        uri: has("uri"),
-        resource: has("resource"),
-        blob: has("blob"),
-        mime_type: has("mimeType"),
-    })
 }

@@ -199,7 +199,7 @@ fn clean_base64(data: &[u8]) -> Option<Cow<'_, str>> {
         return None;
     }
     match compact {
-        Cow::Borrowed(bytes) if missing == 0 => crate::json::utf8(bytes).map(Cow::Borrowed),
+        Cow::Borrowed(bytes) if missing == 0 => std::str::from_utf8(bytes).ok().map(Cow::Borrowed),
         compact => {
             let mut text = String::from_utf8(compact.into_owned()).ok()?;
             text.extend(std::iter::repeat_n('=', missing));
