@@ -137,10 +137,48 @@ pub(crate) struct Seq {
 }
 
 /// A place in the input a reader can go back to.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark {
     pos: usize,
     depth: usize,
+}
+
+/// The keys of one object read so far, to tell a repeated one: the first eight plain keys
+/// on the stack, the rest (and any escaped one) by name on the heap.
+#[derive(Default)]
+pub(crate) struct KeySet<'a> {
+    inline: [&'a [u8]; 8],
+    len: usize,
+    more: Vec<Cow<'a, [u8]>>,
+}
+
+impl<'a> KeySet<'a> {
+    /// Adds `key`; `false` where the object had it already (under any spelling).
+    pub(crate) fn insert(&mut self, key: &RawStr<'a>) -> bool {
+        if !key.is_escaped() && self.more.is_empty() && self.len < self.inline.len() {
+            let raw = key.raw();
+            if self.inline[..self.len].contains(&raw) {
+                return false;
+            }
+            self.inline[self.len] = raw;
+            self.len += 1;
+            return true;
+        }
+        if self.more.is_empty() {
+            self.more
+                .extend(self.inline[..self.len].iter().map(|k| Cow::Borrowed(*k)));
+        }
+        let name = if key.is_escaped() {
+            Cow::Owned(key.text().into_owned().into_bytes())
+        } else {
+            Cow::Borrowed(key.raw())
+        };
+        if self.more.contains(&name) {
+            return false;
+        }
+        self.more.push(name);
+        true
+    }
 }
 
 /// Reads JSON bytes one token at a time. A clone reads on from the same place.

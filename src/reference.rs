@@ -111,33 +111,47 @@ impl ReferenceRegistry {
         id
     }
 
-    /// Registers `reference` and appends its id to `out`: what a stub writes, without an
-    /// allocation of its own.
+    /// Registers `reference` and appends its id to `out`.
     pub(crate) fn push_id(&self, reference: &Reference<'_>, out: &mut String) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(record) = inner.by_uri.get(reference.uri).and_then(|&n| inner.record(n)) {
-            out.push_str(&record.id);
+        out.push_str(&self.register_locked(&mut inner, &Shown::of(reference, 0)));
+    }
+
+    /// Registers what `stubs` showed, in order, under one lock, and writes each id where its
+    /// stub left room for it (`write(at, id)`).
+    pub(crate) fn register_shown(&self, stubs: Stubs, mut write: impl FnMut(usize, &str)) {
+        if stubs.shown.is_empty() {
             return;
+        }
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        for shown in stubs.shown {
+            write(shown.at, &self.register_locked(&mut inner, &shown));
+        }
+    }
+
+    fn register_locked(&self, inner: &mut Inner, shown: &Shown) -> String {
+        if let Some(record) = inner.by_uri.get(shown.uri.as_str()).and_then(|&n| inner.record(n)) {
+            return record.id.clone();
         }
         let n = inner.next;
         inner.next += 1;
         let id = self.id_of(n);
-        out.push_str(&id);
-        inner.by_uri.insert(reference.uri.to_owned(), n);
+        inner.by_uri.insert(shown.uri.clone(), n);
         inner.records.push_back(ReferenceRecord {
-            id,
-            uri: reference.uri.to_owned(),
-            source: reference.source,
-            name: reference.name.map(str::to_owned),
-            mime_type: reference.mime_type.map(str::to_owned),
-            size_bytes: reference.size_bytes,
-            disposition: reference.disposition,
+            id: id.clone(),
+            uri: shown.uri.clone(),
+            source: shown.source,
+            name: shown.name.clone(),
+            mime_type: shown.mime_type.clone(),
+            size_bytes: shown.size_bytes,
+            disposition: shown.disposition,
         });
         while inner.records.len() > MAX_RECORDS {
             if let Some(old) = inner.records.pop_front() {
                 inner.by_uri.remove(&old.uri);
             }
         }
+        id
     }
 
     /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this
@@ -212,6 +226,67 @@ impl ReferenceRegistry {
         h.write_u8(round);
         h.write_u32(half);
         halves(h.finish()).1
+    }
+}
+
+/// What a stub leaves where its id goes until the reference is registered: as long as an id,
+/// and never one.
+pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
+
+/// The stubs a lane has written and not yet registered. Reading has no side effects: a lane
+/// that may take back what it wrote (a container that turns out to be one block, a key given
+/// twice, a budget) registers only the stubs it kept, when it is done, with
+/// [`ReferenceRegistry::register_shown`].
+#[derive(Debug, Default)]
+pub(crate) struct Stubs {
+    shown: Vec<Shown>,
+}
+
+/// One stub written: where its id goes in the lane's output, and the record it stands for.
+#[derive(Debug)]
+struct Shown {
+    at: usize,
+    uri: String,
+    source: ReferenceSource,
+    name: Option<String>,
+    mime_type: Option<String>,
+    size_bytes: Option<u64>,
+    disposition: Option<Disposition>,
+}
+
+impl Shown {
+    fn of(reference: &Reference<'_>, at: usize) -> Shown {
+        Shown {
+            at,
+            uri: reference.uri.to_owned(),
+            source: reference.source,
+            name: reference.name.map(str::to_owned),
+            mime_type: reference.mime_type.map(str::to_owned),
+            size_bytes: reference.size_bytes,
+            disposition: reference.disposition,
+        }
+    }
+}
+
+impl Stubs {
+    /// Writes the placeholder of `reference`'s id at the end of `out`, to be registered later.
+    pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) {
+        self.shown.push(Shown::of(reference, out.len()));
+        out.push_str(ID_PLACEHOLDER);
+    }
+
+    /// Forgets the stubs written at or past `len` of the output: it was cut back there.
+    pub(crate) fn forget_from(&mut self, len: usize) {
+        while self.shown.last().is_some_and(|s| s.at >= len) {
+            self.shown.pop();
+        }
+    }
+
+    /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
+    /// in it moved by `moved`.
+    pub(crate) fn append(&mut self, other: Stubs, moved: impl Fn(usize) -> usize) {
+        self.shown
+            .extend(other.shown.into_iter().map(|s| Shown { at: moved(s.at), ..s }));
     }
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::classify::{BlobForm, Class, Reference};
-use crate::reference::ReferenceRegistry;
+use crate::reference::Stubs;
 use crate::target::check::NotSent;
 use crate::wire::RpcError;
 
@@ -48,9 +48,9 @@ impl Provenance {
 }
 
 /// Writes what the agent reads for `class`: text verbatim, media as a marker, a reference as
-/// its stub, and the marker of a withheld, invalid or unsupported block. Registers references
-/// in `registry`.
-pub(crate) fn show(class: &Class<'_>, provenance: Provenance, registry: &ReferenceRegistry, out: &mut String) {
+/// its stub, and the marker of a withheld, invalid or unsupported block. A stub's id is left
+/// to `stubs`, which registers it once the lane knows it keeps it.
+pub(crate) fn show(class: &Class<'_>, provenance: Provenance, stubs: &mut Stubs, out: &mut String) {
     match class {
         Class::Text { text } | Class::EmbeddedText { text, .. } => out.push_str(text),
         Class::Media(media) => media_marker(out, media.kind.as_str(), Some(media.mime_type), Some(media.size), None),
@@ -65,7 +65,7 @@ pub(crate) fn show(class: &Class<'_>, provenance: Provenance, registry: &Referen
             }
         },
         Class::Reference(reference) => {
-            stub(out, registry, reference, provenance);
+            stub(out, stubs, reference, provenance);
         }
         Class::Withheld { .. } => out.push_str(WITHHELD),
         Class::Invalid { reason, .. } => {
@@ -175,9 +175,9 @@ pub(crate) fn attachments_of(tool_use_id: &str) -> String {
 pub const TOOL_ERROR: &str = "[tool returned an error]";
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
-fn stub(out: &mut String, registry: &ReferenceRegistry, reference: &Reference<'_>, provenance: Provenance) {
+fn stub(out: &mut String, stubs: &mut Stubs, reference: &Reference<'_>, provenance: Provenance) {
     out.push('[');
-    registry.push_id(reference, out);
+    stubs.push_id(reference, out);
     out.push(']');
     if let Some(name) = reference.name {
         out.push(' ');

@@ -51,10 +51,11 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
                 .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                 .unwrap_or(bytes.len() - i);
             let token = &bytes[i..end];
-            let overflows = std::str::from_utf8(token)
-                .ok()
-                .and_then(|t| t.parse::<f64>().ok())
-                .is_some_and(f64::is_infinite);
+            let overflows = is_json_number(token)
+                && std::str::from_utf8(token)
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .is_some_and(f64::is_infinite);
             if overflows {
                 out.push(b'"');
                 out.extend_from_slice(token);
@@ -70,6 +71,34 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
         }
     }
     changed.then_some(out)
+}
+
+/// Whether `token` is a number as JSON writes one: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+/// Only such a number is repaired: `01e400` is no JSON, however large.
+fn is_json_number(token: &[u8]) -> bool {
+    let digits = |t: &[u8]| t.iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut rest = token.strip_prefix(b"-").unwrap_or(token);
+    match rest.first() {
+        Some(b'0') => rest = &rest[1..],
+        Some(b'1'..=b'9') => rest = &rest[digits(rest)..],
+        _ => return false,
+    }
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let exponent = exponent
+            .strip_prefix(b"+")
+            .or_else(|| exponent.strip_prefix(b"-"))
+            .unwrap_or(exponent);
+        let n = digits(exponent);
+        return n > 0 && n == exponent.len();
+    }
+    rest.is_empty()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -139,5 +168,13 @@ mod tests {
             None,
             "in range, and inside a string"
         );
+        // Only a number JSON could hold is repaired: the rest stays no JSON.
+        for not_json in ["[01e400]", "[-01e400]", "[1.e400]", "[--1e400]", "[1e400.5]"] {
+            assert_eq!(repaired(not_json), None, "{not_json}");
+        }
+        for not_json in ["[01e400]", "[.1e400]", "[1e400e5]", "[+1e400]"] {
+            assert!(crate::parse_json(not_json.as_bytes()).is_err(), "{not_json}");
+        }
+        assert_eq!(repaired("[-0.5e400]").as_deref(), Some(r#"["-0.5e400"]"#));
     }
 }

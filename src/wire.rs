@@ -456,6 +456,15 @@ impl ReferenceFields<'_> {
     }
 }
 
+/// A JSON number as an `i64`, where `serde_json` reads it as one: digits with no fraction or
+/// exponent, in range, and not `-0` (which `serde_json` reads as the float `-0.0`).
+fn json_integer(number: &str) -> Option<i64> {
+    if number == "-0" || number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return None;
+    }
+    number.parse().ok()
+}
+
 fn malformed<'a>(type_name: Option<Cow<'a, str>>, reason: &'static str) -> BlockKind<'a> {
     BlockKind::Malformed { type_name, reason }
 }
@@ -548,7 +557,11 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         let key = key_name(&key);
-        if &*key == b"audience" && r.peek()? == Peek::Array {
+        if &*key == b"audience" && r.peek()? != Peek::Array {
+            // The last `audience` counts, as in `serde_json`: not an array, there is none.
+            r.skip()?;
+            annotations.audience = None;
+        } else if &*key == b"audience" {
             let mut roles = Vec::new();
             let mut items = r.array()?;
             while r.next_element(&mut items)? {
@@ -558,9 +571,10 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>
             }
             annotations.audience = Some(roles);
         } else if &*key == b"priority" {
-            if let Scalar::Number(n) = read_scalar(r)? {
-                annotations.priority = n.parse().ok();
-            }
+            annotations.priority = match read_scalar(r)? {
+                Scalar::Number(n) => n.parse().ok(),
+                _ => None,
+            };
         } else if &*key == b"lastModified" {
             annotations.last_modified = read_text(r)?;
         } else {
@@ -1132,78 +1146,201 @@ struct Seen {
     result_type: bool,
 }
 
+/// What the walk of one object keeps as it reads its members.
+struct ObjectWalk<'a> {
+    shape: Shape<'a>,
+    seen: Seen,
+    result: Option<Shape<'a>>,
+    /// How many members streamed blocks to the sink (`content`, an array `messages` or
+    /// `contents`, `result`): more than one, and which to keep is decided as `serde_json`
+    /// would (the last of each key, one container), on a second walk.
+    streamed: u32,
+}
+
+/// The keys of a message object the walk reads, each once: where a key is repeated, the last
+/// counts, as in `serde_json`.
+const MESSAGE_KEYS: [&[u8]; 14] = [
+    b"jsonrpc",
+    b"id",
+    b"result",
+    b"error",
+    b"type",
+    b"role",
+    b"content",
+    b"structuredContent",
+    b"isError",
+    b"resultType",
+    b"_meta",
+    b"description",
+    b"messages",
+    b"contents",
+];
+
 /// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block.
+///
+/// One pass, blocks streamed to `sink` as they are read. Where the object turns out to be one
+/// block (a string `type`), or where more than one member streamed blocks (a key repeated, or
+/// two containers), the sink forgets them and the object is read again: as one block, or by
+/// [`walk_object_as_serde_json`].
 fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) -> Result<Shape<'a>, Error> {
     let start = r.position();
-    let mut shape = Shape::default();
-    let mut seen = Seen::default();
-    let mut result: Option<Shape<'a>> = None;
     let mark = sink.mark();
+    let mut walk = ObjectWalk {
+        shape: Shape::default(),
+        seen: Seen::default(),
+        result: None,
+        streamed: 0,
+    };
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
-        match &*key_name(&key) {
-            b"jsonrpc" | b"id" if outer => {
-                seen.rpc = true;
-                r.skip()?;
-            }
-            b"result" if outer => {
-                result = Some(if r.peek()? == Peek::Object {
-                    walk_object(r, sink, false)?
-                } else {
-                    r.skip()?;
-                    Shape::of(ShapeKind::NoContent)
-                });
-            }
-            b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
-            b"type" => {
-                seen.string_type = r.peek()? == Peek::String;
-                r.skip()?;
-            }
-            b"role" => {
-                seen.role = true;
-                r.skip()?;
-            }
-            b"content" => {
-                seen.content = true;
-                read_content(r, sink)?;
-            }
-            b"structuredContent" => {
-                seen.structured = true;
-                let raw = read_raw(r)?;
-                shape.structured_content = (raw != "null").then_some(raw);
-            }
-            b"isError" => shape.is_error = matches!(read_scalar(r)?, Scalar::Bool(true)),
-            b"resultType" => {
-                seen.result_type = true;
-                shape.result_type = read_text(r)?;
-            }
-            b"_meta" => shape.meta = Some(read_raw(r)?),
-            b"description" => shape.description = read_text(r)?,
-            b"messages" if r.peek()? == Peek::Array => {
-                shape.kind.get_or_insert(ShapeKind::Prompt);
-                let mut items = r.array()?;
-                while r.next_element(&mut items)? {
-                    read_prompt_message(r, sink)?;
-                }
-            }
-            b"contents" if r.peek()? == Peek::Array => {
-                shape.kind.get_or_insert(ShapeKind::Resource);
-                let mut items = r.array()?;
-                while r.next_element(&mut items)? {
-                    sink.block(read_resource_contents(r)?);
-                }
-            }
-            _ => r.skip()?,
-        }
+        member(&key_name(&key), r, sink, &mut walk, outer)?;
     }
-    if seen.string_type {
+    if walk.seen.string_type {
         // The object is one block: forget what its fields reported, and read it again as one.
         sink.reset(mark);
         let mut again = Reader::new(r.slice(start, r.position()));
         sink.block(read_block(&mut again)?);
         return Ok(Shape::of(ShapeKind::Blocks));
     }
-    decide(shape, &seen, result, outer)
+    if walk.streamed > 1 {
+        sink.reset(mark);
+        return walk_object_as_serde_json(&mut Reader::new(r.slice(start, r.position())), sink, outer);
+    }
+    decide(walk.shape, &walk.seen, walk.result, outer)
+}
+
+/// Walks an object as `serde_json` reads it into a `Value`: each key's last value alone, and
+/// of `content`, `messages` and `contents` the one the message's shape takes (`content`,
+/// else an array `messages`, else an array `contents`). Two passes: the first finds where
+/// each key's last value stands; the second reads those values.
+fn walk_object_as_serde_json<'a>(
+    r: &mut Reader<'a>,
+    sink: &mut impl Sink<'a>,
+    outer: bool,
+) -> Result<Shape<'a>, Error> {
+    let mut last = [None; MESSAGE_KEYS.len()];
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        if let Some(k) = MESSAGE_KEYS.iter().position(|name| *name == &*key_name(&key)) {
+            last[k] = Some(r.mark());
+        }
+        r.skip()?;
+    }
+    let end = r.mark();
+    let at = |name: &[u8]| MESSAGE_KEYS.iter().position(|n| *n == name).and_then(|k| last[k]);
+    let mut is_array = |name: &[u8]| -> Result<bool, Error> {
+        Ok(match at(name) {
+            Some(mark) => {
+                r.rewind(mark);
+                r.peek()? == Peek::Array
+            }
+            None => false,
+        })
+    };
+    let container: &[u8] = if outer && at(b"result").is_some() && (at(b"jsonrpc").is_some() || at(b"id").is_some()) {
+        // A JSON-RPC response: its result is the message, whatever else the object holds.
+        b""
+    } else if at(b"content").is_some() {
+        b"content"
+    } else if is_array(b"messages")? {
+        b"messages"
+    } else {
+        b"contents"
+    };
+    let mut walk = ObjectWalk {
+        shape: Shape::default(),
+        seen: Seen::default(),
+        result: None,
+        streamed: 0,
+    };
+    for (name, mark) in MESSAGE_KEYS.iter().zip(last) {
+        let Some(mark) = mark else { continue };
+        let streams = matches!(*name, b"content" | b"messages" | b"contents");
+        if streams && *name != container {
+            continue;
+        }
+        r.rewind(mark);
+        member(name, r, sink, &mut walk, outer)?;
+    }
+    r.rewind(end);
+    decide(walk.shape, &walk.seen, walk.result, outer)
+}
+
+/// Reads one member of a message object, its key `name` read, into `walk`.
+fn member<'a>(
+    name: &[u8],
+    r: &mut Reader<'a>,
+    sink: &mut impl Sink<'a>,
+    walk: &mut ObjectWalk<'a>,
+    outer: bool,
+) -> Result<(), Error> {
+    let ObjectWalk {
+        shape, seen, result, ..
+    } = walk;
+    match name {
+        b"jsonrpc" | b"id" if outer => {
+            seen.rpc = true;
+            r.skip()?;
+        }
+        b"result" if outer => {
+            walk.streamed += 1;
+            *result = Some(if r.peek()? == Peek::Object {
+                walk_object(r, sink, false)?
+            } else {
+                r.skip()?;
+                Shape::of(ShapeKind::NoContent)
+            });
+        }
+        b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
+        b"type" => {
+            seen.string_type = r.peek()? == Peek::String;
+            r.skip()?;
+        }
+        b"role" => {
+            seen.role = true;
+            r.skip()?;
+        }
+        b"content" => {
+            walk.streamed += 1;
+            seen.content = true;
+            read_content(r, sink)?;
+        }
+        b"structuredContent" => {
+            seen.structured = true;
+            let raw = read_raw(r)?;
+            shape.structured_content = (raw != "null").then_some(raw);
+        }
+        b"isError" => shape.is_error = matches!(read_scalar(r)?, Scalar::Bool(true)),
+        b"resultType" => {
+            seen.result_type = true;
+            shape.result_type = read_text(r)?;
+        }
+        b"_meta" => shape.meta = Some(read_raw(r)?),
+        b"description" => shape.description = read_text(r)?,
+        b"messages" if r.peek()? == Peek::Array => {
+            walk.streamed += 1;
+            shape.kind = Some(ShapeKind::Prompt);
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                read_prompt_message(r, sink)?;
+            }
+        }
+        b"contents" if r.peek()? == Peek::Array => {
+            walk.streamed += 1;
+            shape.kind.get_or_insert(ShapeKind::Resource);
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                sink.block(read_resource_contents(r)?);
+            }
+        }
+        b"messages" | b"contents" => {
+            // The last value of the key counts: not an array, it takes back an earlier one.
+            walk.streamed += 2;
+            r.skip()?;
+        }
+        _ => r.skip()?,
+    }
+    Ok(())
 }
 
 /// What an object that is no block is, from the keys it had.
@@ -1263,12 +1400,16 @@ fn read_prompt_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Resu
     }
     let mut role = None;
     let mut has_content = false;
+    let mark = sink.mark();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         match &*key_name(&key) {
             b"role" => role = read_text(r)?.map(Role::parse),
             b"content" => {
-                has_content = true;
+                // The last `content` counts, as in `serde_json`.
+                if std::mem::replace(&mut has_content, true) {
+                    sink.reset(mark);
+                }
                 read_content(r, sink)?;
             }
             _ => r.skip()?,
@@ -1295,8 +1436,9 @@ fn read_rpc_error<'a>(r: &mut Reader<'a>) -> Result<RpcError<'a>, Error> {
     while let Some(key) = r.next_key(&mut seq)? {
         match &*key_name(&key) {
             b"code" => {
-                if let Scalar::Number(n) = read_scalar(r)? {
-                    error.code = n.parse().ok();
+                error.code = match read_scalar(r)? {
+                    Scalar::Number(n) => json_integer(&n),
+                    _ => None,
                 }
             }
             b"message" => error.message = read_text(r)?.unwrap_or_default(),

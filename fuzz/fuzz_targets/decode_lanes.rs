@@ -1,6 +1,8 @@
 //! Bytes → decode → classify → every lane and target, on both paths: the one-pass reader over
-//! the bytes, and `parse_json` + `Message::decode`. Nothing may panic, and no lane may lose a
-//! block.
+//! the bytes, and `parse_json` + `Message::decode`. Nothing may panic, no lane may lose a
+//! block, and the two paths agree: both read the bytes or neither does, and where both do,
+//! the history lane is the same string with the same ids, and its registry holds a record for
+//! each id it shows and no other (reading has no side effects).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,16 +12,39 @@ use mcp_agent_view::{
 };
 
 fuzz_target!(|bytes: &[u8]| {
-    let registry = ReferenceRegistry::with_seed(0);
-    let _ = history_json(bytes, &registry, &HistoryOptions { budget: Some(40), ..HistoryOptions::default() });
-    if let Ok(message) = Message::parse(bytes) {
-        lanes(&message, &registry);
-    }
-    let Ok(value) = parse_json(bytes) else { return };
-    if let Ok(message) = Message::decode(&value) {
-        lanes(&message, &registry);
+    let options = HistoryOptions::default();
+    let one_pass_registry = ReferenceRegistry::with_seed(0);
+    let one_pass = history_json(bytes, &one_pass_registry, &options);
+    let parsed = Message::parse(bytes);
+    let decoded = parse_json(bytes).and_then(|value| Message::decode(&value));
+    assert_eq!(
+        parsed.as_ref().map(|_| ()).map_err(|e| e.kind()),
+        decoded.as_ref().map(|_| ()).map_err(|e| e.kind()),
+        "the bytes path and the Value path read the bytes alike"
+    );
+    assert_eq!(one_pass.is_ok(), parsed.is_ok(), "history_json reads what Message::parse reads");
+    if let (Ok(parsed), Ok(decoded), Ok(one_pass)) = (&parsed, &decoded, &one_pass) {
+        let (a, b) = (ReferenceRegistry::with_seed(0), ReferenceRegistry::with_seed(0));
+        let from_bytes = history(parsed, &a, &options);
+        assert_eq!(&from_bytes, one_pass, "history_json and history agree");
+        assert_eq!(from_bytes, history(decoded, &b, &options), "the bytes and the Value give one history");
+        assert_eq!(one_pass_registry.len(), ids(one_pass), "a record for each id shown, and no other");
+        lanes(parsed, &a);
+        lanes(decoded, &b);
     }
 });
+
+/// How many distinct `ref_` ids `text` shows.
+fn ids(text: &str) -> usize {
+    let mut ids: Vec<&str> = text
+        .match_indices("[ref_")
+        .filter_map(|(at, _)| text.get(at + 1..at + 18))
+        .filter(|id| id[4..].bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.len()
+}
 
 fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
     let count = message.blocks().count();

@@ -1,18 +1,25 @@
 //! Bytes → the script lane, for every target, on both paths: `script_json` over the bytes,
-//! and `parse_json` + `script_view`. Nothing may panic, and what `script_json` writes is JSON.
+//! and `parse_json` + `script_view`. Nothing may panic; what `script_json` writes is JSON;
+//! both paths read the bytes or neither does; where both do and no reference is shown, they
+//! show the same JSON; the registry holds a record for each id shown and no other.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_agent_view::{parse_json, script_json, script_view, ReferenceRegistry, Target};
 
 fuzz_target!(|bytes: &[u8]| {
-    let registry = ReferenceRegistry::with_seed(0);
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
-        if let Ok(json) = script_json(bytes, &registry, &target) {
-            assert!(parse_json(json.as_bytes()).is_ok(), "script_json wrote no JSON: {json}");
-        }
-        if let Ok(value) = parse_json(bytes) {
-            let _ = script_view(&value, &registry, &target);
+        let registry = ReferenceRegistry::with_seed(0);
+        let from_bytes = script_json(bytes, &registry, &target);
+        let value = parse_json(bytes);
+        assert_eq!(from_bytes.is_ok(), value.is_ok(), "both paths read the bytes, or neither");
+        let (Ok(json), Ok(value)) = (from_bytes, value) else { continue };
+        let written = parse_json(json.as_bytes()).unwrap_or_else(|e| panic!("script_json wrote no JSON ({e}): {json}"));
+        let shown = json.matches("[ref_").count();
+        assert!(registry.len() <= shown, "a record for each stub shown, and no other");
+        let from_value = script_view(&value, &ReferenceRegistry::with_seed(0), &target);
+        if shown == 0 {
+            assert_eq!(written, from_value, "the bytes and the Value show one script result");
         }
     }
 });

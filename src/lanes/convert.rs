@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
-use crate::reference::ReferenceRegistry;
+use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
@@ -127,6 +127,22 @@ pub fn convert_block<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentBlock<'a> {
+    let mut stubs = Stubs::default();
+    let mut out = convert_block_deferred(block, provenance, &mut stubs, target);
+    if let AgentBlock::Text { text } = &mut out {
+        registry.register_shown(stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+    }
+    out
+}
+
+/// [`convert_block`], the ids of the stubs it writes left to `stubs` (at their places in the
+/// text block it gives).
+pub(crate) fn convert_block_deferred<'a>(
+    block: &'a Block<'_>,
+    provenance: Provenance,
+    stubs: &mut Stubs,
+    target: &Target,
+) -> AgentBlock<'a> {
     match classify_block(block) {
         Class::Text { text } | Class::EmbeddedText { text, .. } => AgentBlock::Text {
             text: Cow::Borrowed(text),
@@ -152,7 +168,11 @@ pub fn convert_block<'a>(
         Class::EmbeddedBlob(blob) if target.pdf && blob.form == BlobForm::File && is_pdf(blob.mime_type) => {
             media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
         }
-        other => shown(&other, provenance, registry),
+        other => {
+            let mut text = String::new();
+            show(&other, provenance, stubs, &mut text);
+            AgentBlock::Text { text: Cow::Owned(text) }
+        }
     }
 }
 
@@ -213,10 +233,4 @@ fn media_out<'a>(
             text: Cow::Owned(not_sent(label, declared, size, reason)),
         },
     }
-}
-
-fn shown(class: &Class<'_>, provenance: Provenance, registry: &ReferenceRegistry) -> AgentBlock<'static> {
-    let mut text = String::new();
-    show(class, provenance, registry, &mut text);
-    AgentBlock::Text { text: Cow::Owned(text) }
 }

@@ -2,7 +2,7 @@
 
 use crate::classify::classify_block;
 use crate::error::Error;
-use crate::reference::ReferenceRegistry;
+use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, show, Provenance};
 use crate::wire::{walk, Block, Message, Sink};
 
@@ -48,7 +48,7 @@ impl Default for HistoryOptions {
 #[must_use]
 pub fn history(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
     if let Message::RpcError(error) = message {
-        return cut_to_budget(rpc_error(error), &[], options.budget);
+        return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
     history_blocks(message.blocks(), registry, options)
 }
@@ -87,7 +87,7 @@ pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &Histor
     render.out.reserve(bytes.len().min(64 * 1024));
     let shape = walk(bytes, &mut render)?;
     if let Some(error) = shape.rpc_error() {
-        return Ok(cut_to_budget(rpc_error(error), &[], options.budget));
+        return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
     }
     Ok(render.finish(options.budget))
 }
@@ -100,6 +100,9 @@ struct Render<'r> {
     atomic: Option<Vec<std::ops::Range<usize>>>,
     count: usize,
     registry: &'r ReferenceRegistry,
+    /// The stubs written, registered when the string is done: what a reset or the budget
+    /// takes back is never registered.
+    stubs: Stubs,
     provenance: Provenance,
 }
 
@@ -110,6 +113,7 @@ impl<'r> Render<'r> {
             atomic: options.budget.map(|_| Vec::new()),
             count: 0,
             registry,
+            stubs: Stubs::default(),
             provenance: options.provenance,
         }
     }
@@ -121,14 +125,24 @@ impl<'r> Render<'r> {
         self.count += 1;
         let start = self.out.len();
         let class = classify_block(block);
-        show(&class, self.provenance, self.registry, &mut self.out);
+        show(&class, self.provenance, &mut self.stubs, &mut self.out);
         if let Some(atomic) = self.atomic.as_mut().filter(|_| !class.is_text()) {
             atomic.push(start..self.out.len());
         }
     }
 
     fn finish(self, budget: Option<usize>) -> String {
-        cut_to_budget(self.out, self.atomic.as_deref().unwrap_or_default(), budget)
+        let Render {
+            out,
+            atomic,
+            registry,
+            mut stubs,
+            ..
+        } = self;
+        let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
+        stubs.forget_from(kept);
+        registry.register_shown(stubs, |at, id| out.replace_range(at..at + id.len(), id));
+        out
     }
 }
 
@@ -150,6 +164,7 @@ impl<'a> Sink<'a> for Render<'_> {
 
     fn reset(&mut self, (out, atomic, count): (usize, usize, usize)) {
         self.out.truncate(out);
+        self.stubs.forget_from(out);
         if let Some(ranges) = self.atomic.as_mut() {
             ranges.truncate(atomic);
         }
@@ -159,12 +174,17 @@ impl<'a> Sink<'a> for Render<'_> {
 
 /// Cuts `out` to at most `budget` characters, never inside a range of `atomic`, and ends it
 /// with the longest notice that fits: `[truncated — original was N chars]`, else
-/// `[truncated]`, else `…`. A budget of 0 gives the empty string.
-fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Option<usize>) -> String {
-    let Some(budget) = budget else { return out };
+/// `[truncated]`, else `…`. A budget of 0 gives the empty string. Gives the string, and how
+/// many of its bytes are kept from `out`.
+fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Option<usize>) -> (String, usize) {
+    let Some(budget) = budget else {
+        let len = out.len();
+        return (out, len);
+    };
     let total = out.chars().count();
     if total <= budget {
-        return out;
+        let len = out.len();
+        return (out, len);
     }
     let notice = [
         format!("[truncated — original was {total} chars]"),
@@ -191,5 +211,5 @@ fn cut_to_budget(mut out: String, atomic: &[std::ops::Range<usize>], budget: Opt
         out.push('\n');
     }
     out.push_str(&notice);
-    out
+    (out, kept)
 }

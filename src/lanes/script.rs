@@ -1,18 +1,20 @@
 //! The script lane: a code-execution script's structured result, walked at any depth.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use serde_json::Value;
 
 use crate::classify::{is_block, object_shape, ObjectKeys, ObjectShape as Shape};
 use crate::error::Error;
-use crate::json::{is_plain, Peek, RawStr, Reader};
+use crate::json::{is_plain, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
 use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents};
 
 use crate::classify::classify_block;
-use crate::lanes::convert::convert_block;
+use crate::lanes::convert::convert_block_deferred;
 use crate::reference::ReferenceRegistry;
+use crate::reference::Stubs;
 use crate::render::{self, Provenance};
 use crate::target::Target;
 use crate::wire::Block;
@@ -90,6 +92,8 @@ pub fn script_json(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) 
         registry,
         provenance: Provenance::ScriptResult,
         media: Some(target),
+        stubs: RefCell::default(),
+        shown: RefCell::default(),
     };
     transcode_all(bytes, &lane)
 }
@@ -102,6 +106,8 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
         registry,
         provenance,
         media: None,
+        stubs: RefCell::default(),
+        shown: RefCell::default(),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| render::STRUCTURED_UNREADABLE.to_owned())
@@ -112,6 +118,10 @@ fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     let mut out = Vec::with_capacity(bytes.len().min(1 << 20));
     transcode(&mut reader, &mut out, lane, true)?;
     reader.finish()?;
+    // Only now is it known which stubs are shown.
+    lane.registry.register_shown(lane.stubs.take(), |at, id| {
+        out[at..at + id.len()].copy_from_slice(id.as_bytes());
+    });
     Ok(match String::from_utf8(out) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -178,6 +188,19 @@ struct Keys<'k> {
 }
 
 impl Keys<'_> {
+    /// Notes a key other than `type`.
+    fn saw(&mut self, name: &[u8]) {
+        match name {
+            b"text" => self.present.text = true,
+            b"data" => self.present.data = true,
+            b"uri" => self.present.uri = true,
+            b"resource" => self.present.resource = true,
+            b"blob" => self.present.blob = true,
+            b"mimeType" => self.present.mime_type = true,
+            _ => {}
+        }
+    }
+
     fn shape(&self) -> Shape {
         let type_name = match &self.type_name {
             TypeKey::Is(t) => Some(&**t),
@@ -192,6 +215,7 @@ impl Keys<'_> {
 
 fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let start_in = r.position();
+    let start_mark = r.mark();
     // Most blocks name their type first: read it as one, once.
     if first_type {
         let mut block_reader = r.clone();
@@ -208,18 +232,28 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
                 return Ok(());
             }
             Some(false) => {
-                copy_object(r, out, lane, true, false)?;
+                let start_out = out.len();
+                if copy_object(r, out, lane, true, false)? == Copied::Repeated {
+                    cut(out, start_out, lane);
+                    return copy_last_wins(r, start_mark, out, lane);
+                }
                 return Ok(());
             }
             None => {}
         }
     }
     let start_out = out.len();
-    let (shape, skipped) = copy_object(r, out, lane, false, first_type)?;
+    let (shape, skipped) = match copy_object(r, out, lane, false, first_type)? {
+        Copied::Shape(shape, skipped) => (shape, skipped),
+        Copied::Repeated => {
+            cut(out, start_out, lane);
+            return copy_last_wins(r, start_mark, out, lane);
+        }
+    };
     if shape == Shape::Plain {
         if skipped {
             // Its keys looked like a block's for a while, and some values were not copied.
-            out.truncate(start_out);
+            cut(out, start_out, lane);
             copy_object(
                 &mut Reader::new(r.slice(start_in, r.position())),
                 out,
@@ -230,7 +264,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
         }
         return Ok(());
     }
-    out.truncate(start_out);
+    cut(out, start_out, lane);
     let mut again = Reader::new(r.slice(start_in, r.position()));
     let block = match shape {
         Shape::ResourceContents => read_resource_contents(&mut again)?,
@@ -240,11 +274,18 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     Ok(())
 }
 
+/// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
+/// ends past it.
+fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+    r.rewind(start);
+    copy_object_last_wins(r, out, lane)
+}
+
 /// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
 /// order), without building a `Value`.
 fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
     let (kind, mime_type, data) = match agent_block(block, lane) {
-        AgentBlock::Text { text } => return write_text(out, &text),
+        AgentBlock::Text { text } => return write_text(out, &text, lane),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
         AgentBlock::Document { mime_type, data } => ("document", mime_type, data),
@@ -259,10 +300,30 @@ fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
     out.extend_from_slice(b"\"}");
 }
 
-fn write_text(out: &mut Vec<u8>, text: &str) {
+/// Writes a text block; the stubs in `text` (taken from `lane.shown`) move to their places in
+/// `out`.
+fn write_text(out: &mut Vec<u8>, text: &str, lane: &Lane<'_>) {
     out.extend_from_slice(b"{\"text\":");
+    let start = out.len() + 1;
     write_str(out, text);
     out.extend_from_slice(b",\"type\":\"text\"}");
+    let stubs = lane.shown.take();
+    let plain = is_plain(text.as_bytes());
+    lane.stubs.borrow_mut().append(stubs, |at| {
+        // Where the text was escaped, each stub moved by the escapes before it.
+        let before = if plain {
+            at
+        } else {
+            serde_json::to_string(&text[..at]).map_or(at, |s| s.len() - 2)
+        };
+        start + before
+    });
+}
+
+/// Cuts `out` back to `len`, forgetting the stubs written past it.
+fn cut(out: &mut Vec<u8>, len: usize, lane: &Lane<'_>) {
+    out.truncate(len);
+    lane.stubs.borrow_mut().forget_from(len);
 }
 
 /// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
@@ -278,6 +339,17 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
+/// What copying an object found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copied {
+    /// Its shape, and whether some values were skipped (its keys looked like a block's for a
+    /// while, so it will be read again).
+    Shape(Shape, bool),
+    /// A key came twice: the copy stopped there, and the object is to be read as
+    /// `serde_json` reads it, the last value of each key.
+    Repeated,
+}
+
 /// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
 /// a block (and `copy_all` is off), the rest of its values are skipped: it will be read again.
 fn copy_object(
@@ -286,13 +358,17 @@ fn copy_object(
     lane: &Lane<'_>,
     copy_all: bool,
     first_type: bool,
-) -> Result<(Shape, bool), Error> {
+) -> Result<Copied, Error> {
     let mut keys = Keys::default();
+    let mut names = KeySet::default();
     let mut skipped = false;
     let mut seq = r.object()?;
     out.push(b'{');
     let mut first = true;
     while let Some(key) = r.next_key(&mut seq)? {
+        if !names.insert(&key) {
+            return Ok(Copied::Repeated);
+        }
         let name = key_name(&key);
         let is_string = r.peek()? == Peek::String;
         out_key(out, &mut first, &key);
@@ -304,13 +380,7 @@ fn copy_object(
                 continue;
             }
             b"type" => keys.type_name = TypeKey::NotString,
-            b"text" => keys.present.text = true,
-            b"data" => keys.present.data = true,
-            b"uri" => keys.present.uri = true,
-            b"resource" => keys.present.resource = true,
-            b"blob" => keys.present.blob = true,
-            b"mimeType" => keys.present.mime_type = true,
-            _ => {}
+            _ => keys.saw(&name),
         }
         if copy_all || keys.shape() == Shape::Plain {
             transcode(r, out, lane, first_type)?;
@@ -320,7 +390,64 @@ fn copy_object(
         }
     }
     out.push(b'}');
-    Ok((if copy_all { Shape::Plain } else { keys.shape() }, skipped))
+    Ok(Copied::Shape(
+        if copy_all { Shape::Plain } else { keys.shape() },
+        skipped,
+    ))
+}
+
+/// Shows an object with a repeated key as `serde_json` reads it: each key once, at its first
+/// place (as JavaScript's and Python's JSON keep it), with its last value; a block where its
+/// keys make one. Two passes: the first finds each key's last value, the second copies them.
+fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+    let start = r.mark();
+    let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        let name = key_name(&key);
+        let mark = r.mark();
+        match members.iter_mut().find(|(_, n, _)| *n == name) {
+            Some(member) => member.2 = mark,
+            None => members.push((key, name, mark)),
+        }
+        r.skip()?;
+    }
+    let end = r.mark();
+    let mut keys = Keys::default();
+    for (_, name, mark) in &members {
+        if &**name == b"type" {
+            r.rewind(*mark);
+            keys.type_name = if r.peek()? == Peek::String {
+                TypeKey::Is(r.string()?.text())
+            } else {
+                TypeKey::NotString
+            };
+        } else {
+            keys.saw(name);
+        }
+    }
+    match keys.shape() {
+        Shape::Plain => {
+            out.push(b'{');
+            let mut first = true;
+            for (key, _, mark) in &members {
+                out_key(out, &mut first, key);
+                r.rewind(*mark);
+                transcode(r, out, lane, true)?;
+            }
+            out.push(b'}');
+        }
+        shape => {
+            r.rewind(start);
+            let block = match shape {
+                Shape::ResourceContents => read_resource_contents(r)?,
+                _ => read_block(r)?,
+            };
+            write_shown(out, &block, lane);
+        }
+    }
+    r.rewind(end);
+    Ok(())
 }
 
 fn out_key(out: &mut Vec<u8>, first: &mut bool, key: &RawStr<'_>) {
@@ -349,15 +476,21 @@ struct Lane<'r> {
     provenance: Provenance,
     /// The target media is checked against, or `None` where media is shown as its marker.
     media: Option<&'r Target>,
+    /// The stubs written into the output, registered when the walk is done: what a walk
+    /// takes back is never registered.
+    stubs: RefCell<Stubs>,
+    /// The stubs of the block being shown, at their places in its text.
+    shown: RefCell<Stubs>,
 }
 
 /// What a block is on this walk: its `convert_block` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
 fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
+    let mut shown = lane.shown.borrow_mut();
     if let Some(target) = lane.media {
-        return convert_block(block, lane.provenance, lane.registry, target);
+        return convert_block_deferred(block, lane.provenance, &mut shown, target);
     }
     let mut text = String::new();
-    render::show(&classify_block(block), lane.provenance, lane.registry, &mut text);
+    render::show(&classify_block(block), lane.provenance, &mut shown, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
 }
