@@ -1,10 +1,13 @@
 //! Throughput against the JSON floor, in one run: `cargo run --release --example throughput`.
 //!
-//! Every corpus is generated here, deterministically, and measured against the same bytes:
-//! the floor (`serde_json` validating into `IgnoredAny`, building nothing), a `serde_json::Value`
-//! parse for reference, this crate's lanes from bytes, and rmcp's decode into its
-//! `CallToolResult`. Times are medians of several runs; ratios are taken in the same process.
-//! Peak heap is counted by a counting allocator. The last line is the summary.
+//! Every corpus is generated here, deterministically, and written in three layouts: compact
+//! in the official servers' key order, *spaced* (a space after every comma and colon, as
+//! Python's `json.dumps` writes), and *shuffled* (each object's keys in a seeded random
+//! order). Each is measured against the same bytes: the floor (`serde_json` validating into
+//! `IgnoredAny`, building nothing), this crate's lanes from bytes, and rmcp's decode into its
+//! `CallToolResult` (tool results only). Times are medians of several runs; ratios are taken
+//! in the same process. Peak heap is counted by a counting allocator, for every lane on every
+//! corpus. The last line is the summary.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -12,7 +15,6 @@ use std::time::{Duration, Instant};
 use mcp_agent_view::{
     convert_message, history_json, script_json, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
-use serde_json::Value;
 
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -25,7 +27,7 @@ static ALLOCATOR: Counting = Counting;
 #[path = "../benches/support/corpora.rs"]
 mod corpora;
 
-use corpora::{blob_50mb, deep, image_4mib, mixed, spaced, wide, Bytes};
+use corpora::{blob_50mb, deep, huge_prompt, image_4mib, many_links, mixed, shuffled, spaced, wide, Bytes};
 
 /// The time of one pass of `f` over every document of a corpus, `repeat` times over.
 fn pass(docs: &[Vec<u8>], repeat: usize, f: &mut dyn FnMut(&[u8])) -> Duration {
@@ -45,10 +47,6 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn floor(doc: &[u8]) {
     black_box(serde_json::from_slice::<serde::de::IgnoredAny>(doc).unwrap());
-}
-
-fn value(doc: &[u8]) {
-    black_box(serde_json::from_slice::<Value>(doc).unwrap());
 }
 
 fn rmcp(doc: &[u8]) {
@@ -74,74 +72,92 @@ fn ours_script<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl 
     }
 }
 
+/// What one corpus in one layout measured.
 struct Row {
     corpus: &'static str,
+    layout: &'static str,
     bytes: usize,
     floor: Duration,
-    value: Duration,
     history: Duration,
     convert: Duration,
     script: Duration,
-    rmcp: Duration,
+    rmcp: Option<Duration>,
 }
 
 /// One lane of the benchmark: what it does to one document.
 type Lane<'r> = Box<dyn FnMut(&[u8]) + 'r>;
 
-/// A corpus: its name, its documents, how many runs to take the median of, and how many times
-/// one timed pass goes over it (a corpus read in microseconds is timed over many passes, so
-/// that the clock's grain and one cold start do not weigh on it).
+/// A corpus: its name, its documents, how many runs to take the median of, how many times one
+/// timed pass goes over it (a corpus read in microseconds is timed over many passes, so that
+/// the clock's grain and one cold start do not weigh on it), and whether rmcp can decode it.
 struct Corpus {
     name: &'static str,
     docs: Vec<Vec<u8>>,
     runs: usize,
     repeat: usize,
+    tool_result: bool,
 }
 
-fn measure(corpus: &Corpus) -> Row {
-    let Corpus {
-        name,
-        ref docs,
-        runs,
-        repeat,
-    } = *corpus;
+fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
     let registry = ReferenceRegistry::with_seed(1);
     let anthropic = Target::anthropic();
-    let mut lanes: [Lane<'_>; 6] = [
+    let mut lanes: Vec<Lane<'_>> = vec![
         Box::new(floor),
-        Box::new(value),
         Box::new(ours_history(&registry)),
         Box::new(ours_convert(&registry, &anthropic)),
         Box::new(ours_script(&registry, &anthropic)),
-        Box::new(rmcp),
     ];
+    if corpus.tool_result {
+        lanes.push(Box::new(rmcp));
+    }
     // Interleaved: every run times each lane once, so that what the machine is doing weighs
     // on all of them alike. The first run warms up and is not counted. Medians of the rest.
-    let mut times: [Vec<Duration>; 6] = Default::default();
-    for run in 0..=runs {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); lanes.len()];
+    for run in 0..=corpus.runs {
         // Forward on even runs, backward on odd ones: no lane always follows the same one.
         let mut order: Vec<usize> = (0..lanes.len()).collect();
         if run % 2 == 1 {
             order.reverse();
         }
         for k in order {
-            let t = pass(docs, repeat, lanes[k].as_mut());
+            let t = pass(docs, corpus.repeat, lanes[k].as_mut());
             if run > 0 {
                 times[k].push(t);
             }
         }
     }
-    let [floor, value, history, convert, script, rmcp] = times.map(median);
+    let mut medians = times.into_iter().map(median);
     Row {
-        corpus: name,
+        corpus: corpus.name,
+        layout,
         bytes: docs.iter().map(Vec::len).sum(),
-        floor,
-        value,
-        history,
-        convert,
-        script,
-        rmcp,
+        floor: medians.next().unwrap_or_default(),
+        history: medians.next().unwrap_or_default(),
+        convert: medians.next().unwrap_or_default(),
+        script: medians.next().unwrap_or_default(),
+        rmcp: medians.next(),
     }
+}
+
+/// The peak heap of one run of each lane over `docs`, over their size (the input counts: a
+/// host holds it): history, convert, script.
+fn peak_heap(docs: &[Vec<u8>]) -> [f64; 3] {
+    let registry = ReferenceRegistry::with_seed(1);
+    let anthropic = Target::anthropic();
+    let input: usize = docs.iter().map(Vec::len).sum();
+    let mut lanes: [Lane<'_>; 3] = [
+        Box::new(ours_history(&registry)),
+        Box::new(ours_convert(&registry, &anthropic)),
+        Box::new(ours_script(&registry, &anthropic)),
+    ];
+    lanes.each_mut().map(|lane| {
+        let before = reset_peak();
+        // One document at a time, as a host would hand them over.
+        for doc in docs {
+            lane(doc);
+        }
+        (peak() - before + input) as f64 / input as f64
+    })
 }
 
 fn ms(d: Duration) -> f64 {
@@ -154,67 +170,85 @@ fn ratio(a: Duration, b: Duration) -> f64 {
 
 fn main() {
     let mut rng = Bytes(0x9e37_79b9_7f4a_7c15);
-    let corpus = |name, docs, runs, repeat| Corpus {
+    let corpus = |name, docs, runs, repeat, tool_result| Corpus {
         name,
         docs,
         runs,
         repeat,
+        tool_result,
     };
-    let mixed = mixed(&mut rng);
-    // Not in the summary: how much of *mixed*'s figure comes from keys standing where the
-    // block readers expect them.
-    let spaced = spaced(&mixed);
     let corpora = [
-        corpus("mixed", mixed, 21, 1),
-        corpus("spaced", spaced, 21, 1),
-        corpus("blob", vec![blob_50mb(&mut rng)], 15, 1),
-        corpus("image", vec![image_4mib(&mut rng)], 21, 1),
-        corpus("wide", vec![wide()], 15, 1),
-        corpus("deep", vec![deep(&mut rng)], 21, 100),
+        corpus("mixed", mixed(&mut rng), 15, 1, true),
+        corpus("blob", vec![blob_50mb(&mut rng)], 9, 1, true),
+        corpus("image", vec![image_4mib(&mut rng)], 15, 1, true),
+        corpus("wide", vec![wide()], 11, 1, true),
+        corpus("deep", vec![deep(&mut rng)], 15, 100, true),
+        corpus("huge-prompt", vec![huge_prompt()], 5, 1, false),
+        corpus("many-links", vec![many_links()], 5, 1, true),
     ];
     println!(
-        "{:<7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   (ms, medians; floor = serde_json into IgnoredAny)",
-        "corpus", "bytes", "floor", "Value", "history", "convert", "script", "rmcp"
+        "{:<12} {:<8} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}   (ms, medians; floor = serde_json into IgnoredAny)",
+        "corpus", "layout", "bytes", "floor", "history", "convert", "script", "rmcp"
     );
     let mut rows = Vec::new();
     for corpus in &corpora {
-        let row = measure(corpus);
-        println!(
-            "{:<7} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
-            row.corpus,
-            row.bytes,
-            ms(row.floor),
-            ms(row.value),
-            ms(row.history),
-            ms(row.convert),
-            ms(row.script),
-            ms(row.rmcp)
-        );
-        rows.push(row);
+        let layouts = [
+            ("compact", corpus.docs.clone()),
+            ("spaced", spaced(&corpus.docs)),
+            ("shuffled", shuffled(&corpus.docs, 7)),
+        ];
+        for (layout, docs) in &layouts {
+            let row = measure(corpus, layout, docs);
+            println!(
+                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors",
+                row.corpus,
+                row.layout,
+                row.bytes,
+                ms(row.floor),
+                ms(row.history),
+                ms(row.convert),
+                ms(row.script),
+                row.rmcp.map_or_else(|| "-".to_owned(), |t| format!("{:.3}", ms(t))),
+                ratio(row.history, row.floor),
+                ratio(row.convert, row.floor),
+                ratio(row.script, row.floor),
+            );
+            rows.push(row);
+        }
     }
-    let get = |name: &str| rows.iter().find(|r| r.corpus == name).unwrap();
-
-    // Peak heap during one history run on the 50 MB blob, over the input's size.
-    let blob = &corpora.iter().find(|c| c.name == "blob").unwrap().docs[0];
-    let registry = ReferenceRegistry::with_seed(1);
-    let before = reset_peak();
-    ours_history(&registry)(blob);
-    let peak = peak();
-    // The input itself is live heap too: count it, as a host that read it would.
-    let peak_over_input = (peak - before + blob.len()) as f64 / blob.len() as f64;
-
-    let rmcp_over_ours_min = ["mixed", "spaced", "blob", "image", "wide"]
-        .iter()
-        .map(|c| ratio(get(c).rmcp, get(c).history))
-        .fold(f64::INFINITY, f64::min);
     println!(
-        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2}",
+        "{:<12} {:>9} {:>9} {:>9}   (peak heap over input, compact layout)",
+        "corpus", "history", "convert", "script"
+    );
+    let mut peaks = Vec::new();
+    for corpus in &corpora {
+        let [history, convert, script] = peak_heap(&corpus.docs);
+        println!("{:<12} {history:>9.2} {convert:>9.2} {script:>9.2}", corpus.name);
+        peaks.push((corpus.name, [history, convert, script]));
+    }
+    let get = |name: &str| rows.iter().find(|r| r.corpus == name && r.layout == "compact").unwrap();
+    let history_worst = rows.iter().map(|r| ratio(r.history, r.floor)).fold(0.0, f64::max);
+    let worst_lane = rows
+        .iter()
+        .flat_map(|r| [r.history, r.convert, r.script].map(|t| ratio(t, r.floor)))
+        .fold(0.0, f64::max);
+    let rmcp_over_ours_min = rows
+        .iter()
+        .filter_map(|r| r.rmcp.map(|t| ratio(t, r.history)))
+        .fold(f64::INFINITY, f64::min);
+    let peak_max = peaks.iter().flat_map(|(_, p)| *p).fold(0.0, f64::max);
+    let blob_peak = peaks.iter().find(|(n, _)| *n == "blob").map_or(0.0, |(_, p)| p[0]);
+    println!(
+        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2}",
         ratio(get("mixed").history, get("mixed").floor),
         ratio(get("blob").history, get("blob").floor),
         ratio(get("wide").history, get("wide").floor),
         ratio(get("image").convert, get("image").floor),
         ratio(get("deep").script, get("deep").floor),
         rmcp_over_ours_min,
-        peak_over_input,
+        blob_peak,
+        history_worst,
+        worst_lane,
+        peak_max,
     );
 }

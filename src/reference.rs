@@ -114,35 +114,47 @@ impl ReferenceRegistry {
     /// Registers `reference` and appends its id to `out`.
     pub(crate) fn push_id(&self, reference: &Reference<'_>, out: &mut String) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        out.push_str(&self.register_locked(&mut inner, &Shown::of(reference, 0)));
+        out.push_str(&self.register_locked(&mut inner, &ShownRef::of(reference)));
     }
 
-    /// Registers what `stubs` showed, in order, under one lock, and writes each id where its
-    /// stub left room for it (`write(at, id)`).
-    pub(crate) fn register_shown(&self, stubs: Stubs, mut write: impl FnMut(usize, &str)) {
+    /// Appends the id of `uri` to `out` where this registry holds a record of it.
+    fn push_known_id(&self, uri: &str, out: &mut String) -> bool {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        match inner.by_uri.get(uri).and_then(|&n| inner.record(n)) {
+            Some(record) => {
+                out.push_str(&record.id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Registers what `stubs` showed and has not registered, in order, under one lock, and
+    /// writes each id where its stub left room for it (`write(at, id)`).
+    pub(crate) fn register_shown(&self, stubs: &Stubs<'_>, mut write: impl FnMut(usize, &str)) {
         if stubs.shown.is_empty() {
             return;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        for shown in stubs.shown {
-            write(shown.at, &self.register_locked(&mut inner, &shown));
+        for shown in &stubs.shown {
+            write(shown.at, &self.register_locked(&mut inner, &stubs.get(shown)));
         }
     }
 
-    fn register_locked(&self, inner: &mut Inner, shown: &Shown) -> String {
-        if let Some(record) = inner.by_uri.get(shown.uri.as_str()).and_then(|&n| inner.record(n)) {
+    fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> String {
+        if let Some(record) = inner.by_uri.get(shown.uri).and_then(|&n| inner.record(n)) {
             return record.id.clone();
         }
         let n = inner.next;
         inner.next += 1;
         let id = self.id_of(n);
-        inner.by_uri.insert(shown.uri.clone(), n);
+        inner.by_uri.insert(shown.uri.to_owned(), n);
         inner.records.push_back(ReferenceRecord {
             id: id.clone(),
-            uri: shown.uri.clone(),
+            uri: shown.uri.to_owned(),
             source: shown.source,
-            name: shown.name.clone(),
-            mime_type: shown.mime_type.clone(),
+            name: shown.name.map(str::to_owned),
+            mime_type: shown.mime_type.map(str::to_owned),
             size_bytes: shown.size_bytes,
             disposition: shown.disposition,
         });
@@ -236,57 +248,120 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 /// The stubs a lane has written and not yet registered. Reading has no side effects: a lane
 /// that may take back what it wrote (a container that turns out to be one block, a key given
 /// twice, a budget) registers only the stubs it kept, when it is done, with
-/// [`ReferenceRegistry::register_shown`].
-#[derive(Debug, Default)]
-pub(crate) struct Stubs {
+/// [`ReferenceRegistry::register_shown`]. The strings of every stub share one buffer.
+///
+/// A reference the registry holds already is written with its id at once: registering it
+/// again changes nothing. Only a new one waits.
+#[derive(Debug)]
+pub(crate) struct Stubs<'r> {
+    registry: &'r ReferenceRegistry,
     shown: Vec<Shown>,
+    text: String,
 }
 
-/// One stub written: where its id goes in the lane's output, and the record it stands for.
+/// One stub written: where its id goes in the lane's output, and the record it stands for,
+/// its strings in [`Stubs::text`].
 #[derive(Debug)]
 struct Shown {
     at: usize,
-    uri: String,
+    uri: (u32, u32),
+    name: Option<(u32, u32)>,
+    mime_type: Option<(u32, u32)>,
     source: ReferenceSource,
-    name: Option<String>,
-    mime_type: Option<String>,
-    size_bytes: Option<u64>,
     disposition: Option<Disposition>,
+    size_bytes: Option<u64>,
 }
 
-impl Shown {
-    fn of(reference: &Reference<'_>, at: usize) -> Shown {
-        Shown {
-            at,
-            uri: reference.uri.to_owned(),
+/// A stub's record, its strings borrowed.
+struct ShownRef<'s> {
+    uri: &'s str,
+    name: Option<&'s str>,
+    mime_type: Option<&'s str>,
+    source: ReferenceSource,
+    disposition: Option<Disposition>,
+    size_bytes: Option<u64>,
+}
+
+impl<'s> ShownRef<'s> {
+    fn of(reference: &'s Reference<'_>) -> Self {
+        ShownRef {
+            uri: reference.uri,
+            name: reference.name,
+            mime_type: reference.mime_type,
             source: reference.source,
-            name: reference.name.map(str::to_owned),
-            mime_type: reference.mime_type.map(str::to_owned),
-            size_bytes: reference.size_bytes,
             disposition: reference.disposition,
+            size_bytes: reference.size_bytes,
         }
     }
 }
 
-impl Stubs {
-    /// Writes the placeholder of `reference`'s id at the end of `out`, to be registered later.
+impl<'r> Stubs<'r> {
+    /// No stubs yet, for `registry`.
+    pub(crate) fn new(registry: &'r ReferenceRegistry) -> Self {
+        Stubs {
+            registry,
+            shown: Vec::new(),
+            text: String::new(),
+        }
+    }
+
+    /// Writes `reference`'s id at the end of `out` where the registry holds it; else a
+    /// placeholder, for the id it gets when the stubs are registered.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) {
-        self.shown.push(Shown::of(reference, out.len()));
+        if self.registry.push_known_id(reference.uri, out) {
+            return;
+        }
+        let mut keep = |s: &str| {
+            let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+            self.text.push_str(s);
+            (start, u32::try_from(s.len()).unwrap_or(u32::MAX))
+        };
+        let shown = Shown {
+            at: out.len(),
+            uri: keep(reference.uri),
+            name: reference.name.map(&mut keep),
+            mime_type: reference.mime_type.map(&mut keep),
+            source: reference.source,
+            disposition: reference.disposition,
+            size_bytes: reference.size_bytes,
+        };
+        self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
     }
 
     /// Forgets the stubs written at or past `len` of the output: it was cut back there.
     pub(crate) fn forget_from(&mut self, len: usize) {
-        while self.shown.last().is_some_and(|s| s.at >= len) {
+        while let Some(last) = self.shown.last().filter(|s| s.at >= len) {
+            self.text.truncate(last.uri.0 as usize);
             self.shown.pop();
         }
     }
 
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
-    pub(crate) fn append(&mut self, other: Stubs, moved: impl Fn(usize) -> usize) {
-        self.shown
-            .extend(other.shown.into_iter().map(|s| Shown { at: moved(s.at), ..s }));
+    pub(crate) fn append(&mut self, other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
+        let base = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+        let shift = |(start, len): (u32, u32)| (start.saturating_add(base), len);
+        self.text.push_str(&other.text);
+        self.shown.extend(other.shown.into_iter().map(|s| Shown {
+            at: moved(s.at),
+            uri: shift(s.uri),
+            name: s.name.map(shift),
+            mime_type: s.mime_type.map(shift),
+            ..s
+        }));
+    }
+
+    fn get(&self, shown: &Shown) -> ShownRef<'_> {
+        let text = |(start, len): (u32, u32)| self.text.get(start as usize..(start + len) as usize).unwrap_or("");
+        ShownRef {
+            uri: text(shown.uri),
+            name: shown.name.map(text),
+            mime_type: shown.mime_type.map(text),
+            source: shown.source,
+            disposition: shown.disposition,
+            size_bytes: shown.size_bytes,
+        }
     }
 }
 

@@ -50,7 +50,7 @@ impl Provenance {
 /// Writes what the agent reads for `class`: text verbatim, media as a marker, a reference as
 /// its stub, and the marker of a withheld, invalid or unsupported block. A stub's id is left
 /// to `stubs`, which registers it once the lane knows it keeps it.
-pub(crate) fn show(class: &Class<'_>, provenance: Provenance, stubs: &mut Stubs, out: &mut String) {
+pub(crate) fn show(class: &Class<'_>, provenance: Provenance, stubs: &mut Stubs<'_>, out: &mut String) {
     match class {
         Class::Text { text } | Class::EmbeddedText { text, .. } => out.push_str(text),
         Class::Media(media) => media_marker(out, media.kind.as_str(), Some(media.mime_type), Some(media.size), None),
@@ -175,7 +175,7 @@ pub(crate) fn attachments_of(tool_use_id: &str) -> String {
 pub const TOOL_ERROR: &str = "[tool returned an error]";
 
 /// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
-fn stub(out: &mut String, stubs: &mut Stubs, reference: &Reference<'_>, provenance: Provenance) {
+fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, provenance: Provenance) {
     out.push('[');
     stubs.push_id(reference, out);
     out.push(']');

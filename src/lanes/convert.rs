@@ -127,10 +127,10 @@ pub fn convert_block<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentBlock<'a> {
-    let mut stubs = Stubs::default();
+    let mut stubs = Stubs::new(registry);
     let mut out = convert_block_deferred(block, provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
-        registry.register_shown(stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+        registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
     }
     out
 }
@@ -140,7 +140,7 @@ pub fn convert_block<'a>(
 pub(crate) fn convert_block_deferred<'a>(
     block: &'a Block<'_>,
     provenance: Provenance,
-    stubs: &mut Stubs,
+    stubs: &mut Stubs<'_>,
     target: &Target,
 ) -> AgentBlock<'a> {
     match classify_block(block) {

@@ -102,7 +102,7 @@ struct Render<'r> {
     registry: &'r ReferenceRegistry,
     /// The stubs written, registered when the string is done: what a reset or the budget
     /// takes back is never registered.
-    stubs: Stubs,
+    stubs: Stubs<'r>,
     provenance: Provenance,
 }
 
@@ -113,7 +113,7 @@ impl<'r> Render<'r> {
             atomic: options.budget.map(|_| Vec::new()),
             count: 0,
             registry,
-            stubs: Stubs::default(),
+            stubs: Stubs::new(registry),
             provenance: options.provenance,
         }
     }
@@ -141,7 +141,7 @@ impl<'r> Render<'r> {
         } = self;
         let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
         stubs.forget_from(kept);
-        registry.register_shown(stubs, |at, id| out.replace_range(at..at + id.len(), id));
+        registry.register_shown(&stubs, |at, id| out.replace_range(at..at + id.len(), id));
         out
     }
 }

@@ -92,8 +92,8 @@ pub fn script_json(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) 
         registry,
         provenance: Provenance::ScriptResult,
         media: Some(target),
-        stubs: RefCell::default(),
-        shown: RefCell::default(),
+        stubs: RefCell::new(Stubs::new(registry)),
+        shown: RefCell::new(Stubs::new(registry)),
     };
     transcode_all(bytes, &lane)
 }
@@ -106,8 +106,8 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
         registry,
         provenance,
         media: None,
-        stubs: RefCell::default(),
-        shown: RefCell::default(),
+        stubs: RefCell::new(Stubs::new(registry)),
+        shown: RefCell::new(Stubs::new(registry)),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| render::STRUCTURED_UNREADABLE.to_owned())
@@ -119,9 +119,10 @@ fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     transcode(&mut reader, &mut out, lane, true)?;
     reader.finish()?;
     // Only now is it known which stubs are shown.
-    lane.registry.register_shown(lane.stubs.take(), |at, id| {
-        out[at..at + id.len()].copy_from_slice(id.as_bytes());
-    });
+    lane.registry
+        .register_shown(&lane.stubs.replace(Stubs::new(lane.registry)), |at, id| {
+            out[at..at + id.len()].copy_from_slice(id.as_bytes());
+        });
     Ok(match String::from_utf8(out) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -220,7 +221,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
     if first_type {
         let mut block_reader = r.clone();
         let shown = read_block_if_type_first(&mut block_reader, |block, present| {
-            let shown = block.type_name().is_some_and(|t| is_block(t, &present));
+            let shown = block.type_name().is_some_and(|t| is_block(t, &present.keys()));
             if shown {
                 write_shown(out, &block, lane);
             }
@@ -307,7 +308,7 @@ fn write_text(out: &mut Vec<u8>, text: &str, lane: &Lane<'_>) {
     let start = out.len() + 1;
     write_str(out, text);
     out.extend_from_slice(b",\"type\":\"text\"}");
-    let stubs = lane.shown.take();
+    let stubs = lane.shown.replace(Stubs::new(lane.registry));
     let plain = is_plain(text.as_bytes());
     lane.stubs.borrow_mut().append(stubs, |at| {
         // Where the text was escaped, each stub moved by the escapes before it.
@@ -478,9 +479,9 @@ struct Lane<'r> {
     media: Option<&'r Target>,
     /// The stubs written into the output, registered when the walk is done: what a walk
     /// takes back is never registered.
-    stubs: RefCell<Stubs>,
+    stubs: RefCell<Stubs<'r>>,
     /// The stubs of the block being shown, at their places in its text.
-    shown: RefCell<Stubs>,
+    shown: RefCell<Stubs<'r>>,
 }
 
 /// What a block is on this walk: its `convert_block` output, or, where media is shown as its
