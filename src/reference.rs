@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasher, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Mutex, PoisonError};
 
 use crate::classify::{Disposition, Reference, ReferenceSource};
@@ -53,7 +53,10 @@ pub struct ReferenceRecord {
 /// ```
 #[derive(Debug)]
 pub struct ReferenceRegistry {
-    key: (u64, u64),
+    /// The keys of the id permutation's four rounds, from `key`.
+    rounds: [u64; 4],
+    /// Hashes uris, keyed from `key`.
+    uris: foldhash::fast::FixedState,
     inner: Mutex<Inner>,
 }
 
@@ -61,16 +64,76 @@ pub struct ReferenceRegistry {
 struct Inner {
     /// The counter of the next record.
     next: u64,
-    by_uri: HashMap<String, u64, foldhash::fast::RandomState>,
+    /// A uri's keyed hash to its record's counter. Two uris of one hash (a 64-bit keyed hash:
+    /// about one registry in 10^12 that ever sees a million uris) cost only this: the older
+    /// one, registered again, gets a new id.
+    by_hash: HashMap<u64, u64, BuildHasherDefault<Hashed>>,
     /// The records kept, oldest first: those of counters `next - records.len()` to `next - 1`.
-    records: VecDeque<ReferenceRecord>,
+    records: VecDeque<Kept>,
+}
+
+/// A record as the registry keeps it: its id written out, its strings boxed.
+#[derive(Debug)]
+struct Kept {
+    id: [u8; 17],
+    hash: u64,
+    uri: Box<str>,
+    name: Option<Box<str>>,
+    mime_type: Option<Box<str>>,
+    source: ReferenceSource,
+    size_bytes: Option<u64>,
+    disposition: Option<Disposition>,
+}
+
+impl Kept {
+    fn id(&self) -> &str {
+        std::str::from_utf8(&self.id).unwrap_or_default()
+    }
+
+    fn record(&self) -> ReferenceRecord {
+        ReferenceRecord {
+            id: self.id().to_owned(),
+            uri: self.uri.to_string(),
+            source: self.source,
+            name: self.name.as_deref().map(str::to_owned),
+            mime_type: self.mime_type.as_deref().map(str::to_owned),
+            size_bytes: self.size_bytes,
+            disposition: self.disposition,
+        }
+    }
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Hashed(u64);
+
+impl Hasher for Hashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Inner {
-    fn record(&self, n: u64) -> Option<&ReferenceRecord> {
+    fn record(&self, n: u64) -> Option<&Kept> {
         let first = self.next - self.records.len() as u64;
         let index = usize::try_from(n.checked_sub(first)?).ok()?;
         self.records.get(index)
+    }
+
+    /// The record of `uri`, whose hash is `hash`, where it is kept.
+    fn find(&self, hash: u64, uri: &str) -> Option<&Kept> {
+        let n = *self.by_hash.get(&hash)?;
+        self.record(n).filter(|kept| &*kept.uri == uri)
     }
 }
 
@@ -97,8 +160,16 @@ impl ReferenceRegistry {
     }
 
     fn with_key(key: (u64, u64)) -> Self {
+        let derive = |what: u8| {
+            let mut h = DefaultHasher::new();
+            h.write_u64(key.0);
+            h.write_u64(key.1);
+            h.write_u8(what);
+            h.finish()
+        };
         ReferenceRegistry {
-            key,
+            rounds: [derive(0), derive(1), derive(2), derive(3)],
+            uris: foldhash::fast::FixedState::with_seed(derive(4)),
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -119,10 +190,11 @@ impl ReferenceRegistry {
 
     /// Appends the id of `uri` to `out` where this registry holds a record of it.
     fn push_known_id(&self, uri: &str, out: &mut String) -> bool {
+        let hash = self.uris.hash_one(uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match inner.by_uri.get(uri).and_then(|&n| inner.record(n)) {
-            Some(record) => {
-                out.push_str(&record.id);
+        match inner.find(hash, uri) {
+            Some(kept) => {
+                out.push_str(kept.id());
                 true
             }
             None => false,
@@ -142,28 +214,33 @@ impl ReferenceRegistry {
     }
 
     fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> String {
-        if let Some(record) = inner.by_uri.get(shown.uri).and_then(|&n| inner.record(n)) {
-            return record.id.clone();
+        let hash = self.uris.hash_one(shown.uri);
+        if let Some(kept) = inner.find(hash, shown.uri) {
+            return kept.id().to_owned();
         }
         let n = inner.next;
         inner.next += 1;
         let id = self.id_of(n);
-        inner.by_uri.insert(shown.uri.to_owned(), n);
-        inner.records.push_back(ReferenceRecord {
-            id: id.clone(),
-            uri: shown.uri.to_owned(),
+        inner.by_hash.insert(hash, n);
+        inner.records.push_back(Kept {
+            id,
+            hash,
+            uri: shown.uri.into(),
+            name: shown.name.map(Into::into),
+            mime_type: shown.mime_type.map(Into::into),
             source: shown.source,
-            name: shown.name.map(str::to_owned),
-            mime_type: shown.mime_type.map(str::to_owned),
             size_bytes: shown.size_bytes,
             disposition: shown.disposition,
         });
         while inner.records.len() > MAX_RECORDS {
+            let first = inner.next - inner.records.len() as u64;
             if let Some(old) = inner.records.pop_front() {
-                inner.by_uri.remove(&old.uri);
+                if inner.by_hash.get(&old.hash) == Some(&first) {
+                    inner.by_hash.remove(&old.hash);
+                }
             }
         }
-        id
+        std::str::from_utf8(&id).unwrap_or_default().to_owned()
     }
 
     /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this
@@ -178,7 +255,7 @@ impl ReferenceRegistry {
         let n = parse_id(id).map(|p| self.permute_back(p)).ok_or_else(unknown)?;
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         match inner.record(n) {
-            Some(record) => Ok(record.clone()),
+            Some(kept) => Ok(kept.record()),
             None if n < inner.next => Err(Error::new(
                 ErrorKind::EvictedReference,
                 format!("evicted reference id: {}", shown_id(id)),
@@ -199,17 +276,14 @@ impl ReferenceRegistry {
         self.len() == 0
     }
 
-    fn id_of(&self, n: u64) -> String {
-        let mut digits = [b'0'; 13];
+    fn id_of(&self, n: u64) -> [u8; 17] {
+        let mut id = *b"ref_0000000000000";
         let mut x = self.permute(n);
-        for d in digits.iter_mut().rev() {
+        for d in id[4..].iter_mut().rev() {
             let r = u8::try_from(x % 36).unwrap_or(0);
             *d = if r < 10 { b'0' + r } else { b'a' + r - 10 };
             x /= 36;
         }
-        let mut id = String::with_capacity(17);
-        id.push_str("ref_");
-        id.extend(digits.iter().map(|&b| char::from(b)));
         id
     }
 
@@ -231,13 +305,14 @@ impl ReferenceRegistry {
         join(left, right)
     }
 
+    /// A round: the half mixed with the round's key by splitmix64's finalizer (every bit of
+    /// the input moves about half the bits of the output). The keys come from the registry's
+    /// key through `SipHash`, once.
     fn round(&self, round: u8, half: u32) -> u32 {
-        let mut h = DefaultHasher::new();
-        h.write_u64(self.key.0);
-        h.write_u64(self.key.1);
-        h.write_u8(round);
-        h.write_u32(half);
-        halves(h.finish()).1
+        let mut z = u64::from(half) ^ self.rounds[usize::from(round)];
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        halves(z ^ (z >> 31)).1
     }
 }
 
