@@ -50,6 +50,12 @@ impl<'a> RawStr<'a> {
         self.raw
     }
 
+    /// The bytes between the quotes as text, escapes as written (the reader has checked their
+    /// UTF-8).
+    pub(crate) fn as_str(&self) -> &'a str {
+        ascii(self.raw)
+    }
+
     /// Whether the string has a backslash escape.
     pub(crate) fn is_escaped(&self) -> bool {
         self.flags & ESCAPED != 0

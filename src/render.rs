@@ -128,7 +128,7 @@ fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<
 /// `[<label>: <mime>, <size>]`, with a note where there is one: how media reads where a
 /// message or a provider takes text only.
 pub(crate) fn media_text(label: &str, mime_type: &str, data: &str, note: Option<&str>) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(64);
     media_marker(
         &mut out,
         label,
@@ -145,7 +145,7 @@ pub(crate) const FOLLOWS: &str = "sent in the next user message";
 /// `[image: image/svg+xml, ~3KB, not sent: unsupported type]`, `[image: image/png, not sent:
 /// invalid base64]`: media that failed a target's check.
 pub(crate) fn not_sent(label: &str, mime: Option<&str>, size: u64, reason: NotSent) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(96);
     let (size, note) = match reason {
         NotSent::UnsupportedType => (Some(size), Cow::Borrowed("not sent: unsupported type")),
         NotSent::Mismatch => (Some(size), Cow::Borrowed("not sent: data does not match type")),

@@ -1531,7 +1531,11 @@ impl<'a> Message<'a> {
     /// Fails where `bytes` are not JSON (or nest deeper than 127 levels, as `serde_json`), or are JSON of none of
     /// these shapes; a bad block inside is never an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
-        let mut collect = Collect::default();
+        // Most messages have a few blocks: room for them at once, not grown one at a time.
+        let mut collect = Collect {
+            blocks: Vec::with_capacity(8),
+            messages: Vec::new(),
+        };
         let MessageShape(shape) = walk(bytes, &mut collect)?;
         let Collect { blocks, messages, .. } = collect;
         Ok(match shape.kind {

@@ -169,7 +169,8 @@ pub(crate) fn convert_block_deferred<'a>(
             media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
         }
         other => {
-            let mut text = String::new();
+            // A stub or a marker: room for most at once.
+            let mut text = String::with_capacity(128);
             show(&other, provenance, stubs, &mut text);
             AgentBlock::Text { text: Cow::Owned(text) }
         }
@@ -190,10 +191,9 @@ pub fn convert_message<'a>(
             text: Cow::Owned(rpc_error(error)),
         }];
     }
-    message
-        .blocks()
-        .map(|b| convert_block(b, provenance, registry, target))
-        .collect()
+    let mut out = Vec::with_capacity(message.blocks().count());
+    out.extend(message.blocks().map(|b| convert_block(b, provenance, registry, target)));
+    out
 }
 
 impl From<MediaKind> for Claim {
@@ -206,9 +206,14 @@ impl From<MediaKind> for Claim {
 }
 
 fn is_pdf(mime_type: Option<&str>) -> bool {
-    mime_type
-        .and_then(|m| m.parse::<mime::Mime>().ok())
-        .is_some_and(|m| m.essence_str() == "application/pdf")
+    // The commonest types need no parse.
+    match mime_type {
+        Some("application/pdf") => true,
+        Some("application/octet-stream" | "application/gzip" | "application/zip") | None => false,
+        Some(m) => m
+            .parse::<mime::Mime>()
+            .is_ok_and(|m| m.essence_str() == "application/pdf"),
+    }
 }
 
 /// Media as media where it passes the target's checks, else its marker with the reason.

@@ -115,18 +115,15 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
 
 fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     let mut reader = Reader::new(bytes);
-    let mut out = Vec::with_capacity(bytes.len().min(1 << 20));
+    let mut out = String::with_capacity(bytes.len().min(1 << 20));
     transcode(&mut reader, &mut out, lane, true)?;
     reader.finish()?;
     // Only now is it known which stubs are shown.
     lane.registry
         .register_shown(&lane.stubs.replace(Stubs::new(lane.registry)), |at, id| {
-            out[at..at + id.len()].copy_from_slice(id.as_bytes());
+            out.replace_range(at..at + id.len(), id);
         });
-    Ok(match String::from_utf8(out) {
-        Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    Ok(out)
 }
 
 /// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
@@ -134,20 +131,20 @@ fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
 /// With `first_type`, an object whose first key is a string `type` is read as a block at once,
 /// and copied only where it turns out to be none; that copy reads its values without
 /// `first_type`, so that no value is read more than twice however deep such objects nest.
-fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+fn transcode(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     match r.peek()? {
         Peek::Object => transcode_object(r, out, lane, first_type),
         Peek::Array => {
             let mut items = r.array()?;
-            out.push(b'[');
+            out.push('[');
             let mut first = true;
             while r.next_element(&mut items)? {
                 if !std::mem::take(&mut first) {
-                    out.push(b',');
+                    out.push(',');
                 }
                 transcode(r, out, lane, first_type)?;
             }
-            out.push(b']');
+            out.push(']');
             Ok(())
         }
         Peek::String => {
@@ -156,16 +153,16 @@ fn transcode(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type:
             Ok(())
         }
         Peek::Number => {
-            out.extend_from_slice(r.number()?.as_bytes());
+            out.push_str(r.number()?);
             Ok(())
         }
         Peek::Bool => {
-            out.extend_from_slice(if r.boolean()? { b"true" } else { b"false" });
+            out.push_str(if r.boolean()? { "true" } else { "false" });
             Ok(())
         }
         Peek::Null => {
             r.null()?;
-            out.extend_from_slice(b"null");
+            out.push_str("null");
             Ok(())
         }
     }
@@ -214,7 +211,7 @@ impl Keys<'_> {
     }
 }
 
-fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let start_in = r.position();
     let start_mark = r.mark();
     // Most blocks name their type first: read it as one, once.
@@ -277,14 +274,14 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>, firs
 
 /// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
 /// ends past it.
-fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
     r.rewind(start);
     copy_object_last_wins(r, out, lane)
 }
 
 /// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
 /// order), without building a `Value`.
-fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
+fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     let (kind, mime_type, data) = match agent_block(block, lane) {
         AgentBlock::Text { text } => return write_text(out, &text, lane),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
@@ -292,22 +289,22 @@ fn write_shown(out: &mut Vec<u8>, block: &Block<'_>, lane: &Lane<'_>) {
         AgentBlock::Document { mime_type, data } => ("document", mime_type, data),
     };
     // Checked base64 needs no escaping.
-    out.extend_from_slice(b"{\"data\":\"");
-    out.extend_from_slice(data.as_bytes());
-    out.extend_from_slice(b"\",\"mimeType\":");
+    out.push_str("{\"data\":\"");
+    out.push_str(&data);
+    out.push_str("\",\"mimeType\":");
     write_str(out, &mime_type);
-    out.extend_from_slice(b",\"type\":\"");
-    out.extend_from_slice(kind.as_bytes());
-    out.extend_from_slice(b"\"}");
+    out.push_str(",\"type\":\"");
+    out.push_str(kind);
+    out.push_str("\"}");
 }
 
 /// Writes a text block; the stubs in `text` (taken from `lane.shown`) move to their places in
 /// `out`.
-fn write_text(out: &mut Vec<u8>, text: &str, lane: &Lane<'_>) {
-    out.extend_from_slice(b"{\"text\":");
+fn write_text(out: &mut String, text: &str, lane: &Lane<'_>) {
+    out.push_str("{\"text\":");
     let start = out.len() + 1;
     write_str(out, text);
-    out.extend_from_slice(b",\"type\":\"text\"}");
+    out.push_str(",\"type\":\"text\"}");
     let stubs = lane.shown.replace(Stubs::new(lane.registry));
     let plain = is_plain(text.as_bytes());
     lane.stubs.borrow_mut().append(stubs, |at| {
@@ -321,22 +318,28 @@ fn write_text(out: &mut Vec<u8>, text: &str, lane: &Lane<'_>) {
     });
 }
 
+/// `s` as a JSON string, escaped as `serde_json` escapes.
+fn push_escaped(out: &mut String, s: &str) {
+    // Writing a string into a string cannot fail.
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+}
+
 /// Cuts `out` back to `len`, forgetting the stubs written past it.
-fn cut(out: &mut Vec<u8>, len: usize, lane: &Lane<'_>) {
+fn cut(out: &mut String, len: usize, lane: &Lane<'_>) {
     out.truncate(len);
     lane.stubs.borrow_mut().forget_from(len);
 }
 
 /// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
 /// escaped as `serde_json` escapes.
-fn write_str(out: &mut Vec<u8>, s: &str) {
+fn write_str(out: &mut String, s: &str) {
     if is_plain(s.as_bytes()) {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
     } else {
         // Writing into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *out, s);
+        push_escaped(out, s);
     }
 }
 
@@ -355,7 +358,7 @@ enum Copied {
 /// a block (and `copy_all` is off), the rest of its values are skipped: it will be read again.
 fn copy_object(
     r: &mut Reader<'_>,
-    out: &mut Vec<u8>,
+    out: &mut String,
     lane: &Lane<'_>,
     copy_all: bool,
     first_type: bool,
@@ -364,7 +367,7 @@ fn copy_object(
     let mut names = KeySet::default();
     let mut skipped = false;
     let mut seq = r.object()?;
-    out.push(b'{');
+    out.push('{');
     let mut first = true;
     while let Some(key) = r.next_key(&mut seq)? {
         if !names.insert(&key) {
@@ -390,7 +393,7 @@ fn copy_object(
             skipped = true;
         }
     }
-    out.push(b'}');
+    out.push('}');
     Ok(Copied::Shape(
         if copy_all { Shape::Plain } else { keys.shape() },
         skipped,
@@ -400,7 +403,7 @@ fn copy_object(
 /// Shows an object with a repeated key as `serde_json` reads it: each key once, at its first
 /// place (as JavaScript's and Python's JSON keep it), with its last value; a block where its
 /// keys make one. Two passes: the first finds each key's last value, the second copies them.
-fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>) -> Result<(), Error> {
+fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
     let start = r.mark();
     let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
     let mut seq = r.object()?;
@@ -429,14 +432,14 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>)
     }
     match keys.shape() {
         Shape::Plain => {
-            out.push(b'{');
+            out.push('{');
             let mut first = true;
             for (key, _, mark) in &members {
                 out_key(out, &mut first, key);
                 r.rewind(*mark);
                 transcode(r, out, lane, true)?;
             }
-            out.push(b'}');
+            out.push('}');
         }
         shape => {
             r.rewind(start);
@@ -451,23 +454,23 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut Vec<u8>, lane: &Lane<'_>)
     Ok(())
 }
 
-fn out_key(out: &mut Vec<u8>, first: &mut bool, key: &RawStr<'_>) {
+fn out_key(out: &mut String, first: &mut bool, key: &RawStr<'_>) {
     if !std::mem::take(first) {
-        out.push(b',');
+        out.push(',');
     }
     out_string(out, key);
-    out.push(b':');
+    out.push(':');
 }
 
 /// A string as written where it has no escape; else escaped anew, so that an escaped lone
 /// surrogate goes out as U+FFFD.
-fn out_string(out: &mut Vec<u8>, raw: &RawStr<'_>) {
+fn out_string(out: &mut String, raw: &RawStr<'_>) {
     if let Some(text) = raw.is_escaped().then(|| raw.text()) {
-        let _ = serde_json::to_writer(&mut *out, &*text);
+        push_escaped(out, &text);
     } else {
-        out.push(b'"');
-        out.extend_from_slice(raw.raw());
-        out.push(b'"');
+        out.push('"');
+        out.push_str(raw.as_str());
+        out.push('"');
     }
 }
 
@@ -491,7 +494,7 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     if let Some(target) = lane.media {
         return convert_block_deferred(block, lane.provenance, &mut shown, target);
     }
-    let mut text = String::new();
+    let mut text = String::with_capacity(128);
     render::show(&classify_block(block), lane.provenance, &mut shown, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
 }
