@@ -4,8 +4,9 @@
 //! in the official servers' key order, *spaced* (a space after every comma and colon, as
 //! Python's `json.dumps` writes), and *shuffled* (each object's keys in a seeded random
 //! order). Each is measured against the same bytes: the floor (`serde_json` validating into
-//! `IgnoredAny`, building nothing), this crate's lanes from bytes, and rmcp's decode into its
-//! `CallToolResult` (tool results only). Times are medians of several runs; ratios are taken
+//! `IgnoredAny`, building nothing), this crate's lanes from bytes, decoding alone (this crate's
+//! reader, and a prototype of the same decoding with `serde_json` itself), and rmcp's decode
+//! into its `CallToolResult` (tool results only). Times are medians of several runs; ratios are taken
 //! in the same process. Peak heap is counted by a counting allocator, for every lane on every
 //! corpus. The last line is the summary.
 
@@ -26,6 +27,9 @@ static ALLOCATOR: Counting = Counting;
 
 #[path = "../benches/support/corpora.rs"]
 mod corpora;
+
+#[path = "../benches/support/serde_prototype.rs"]
+mod serde_prototype;
 
 use corpora::{blob_50mb, deep, huge_prompt, image_4mib, many_links, mixed, shuffled, spaced, wide, Bytes};
 
@@ -81,6 +85,9 @@ struct Row {
     history: Duration,
     convert: Duration,
     script: Duration,
+    /// Decoding alone: this crate's reader (`Message::parse`), and the `serde_json` prototype.
+    parse: Duration,
+    serde: Duration,
     rmcp: Option<Duration>,
 }
 
@@ -106,6 +113,12 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         Box::new(ours_history(&registry)),
         Box::new(ours_convert(&registry, &anthropic)),
         Box::new(ours_script(&registry, &anthropic)),
+        Box::new(|doc: &[u8]| {
+            black_box(Message::parse(doc).unwrap());
+        }),
+        Box::new(|doc: &[u8]| {
+            black_box(serde_prototype::decode(doc));
+        }),
     ];
     if corpus.tool_result {
         lanes.push(Box::new(rmcp));
@@ -135,6 +148,8 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         history: medians.next().unwrap_or_default(),
         convert: medians.next().unwrap_or_default(),
         script: medians.next().unwrap_or_default(),
+        parse: medians.next().unwrap_or_default(),
+        serde: medians.next().unwrap_or_default(),
         rmcp: medians.next(),
     }
 }
@@ -200,7 +215,7 @@ fn main() {
         for (layout, docs) in &layouts {
             let row = measure(corpus, layout, docs);
             println!(
-                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors",
+                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}",
                 row.corpus,
                 row.layout,
                 row.bytes,
@@ -212,6 +227,8 @@ fn main() {
                 ratio(row.history, row.floor),
                 ratio(row.convert, row.floor),
                 ratio(row.script, row.floor),
+                ratio(row.parse, row.floor),
+                ratio(row.serde, row.floor),
             );
             rows.push(row);
         }
