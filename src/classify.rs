@@ -359,12 +359,12 @@ fn classify_media<'a>(media: &'a MediaBody<'_>) -> Class<'a> {
         Some(_) if media.reference.as_ref().is_some_and(|r| r.uri.is_some()) || media.has_disposition => {
             Class::Withheld { kind: media.kind }
         }
-        Some(data) => match media.mime_type.as_deref() {
-            Some(mime_type) => Class::Media(InlineMedia {
+        Some(data) => match data_url(data.as_bytes(), media.mime_type.as_deref()) {
+            Some((mime_type, data)) => Class::Media(InlineMedia {
                 kind: media.kind,
                 mime_type,
-                data: data.as_bytes(),
-                size: base64_decoded_len(data.as_bytes()),
+                data,
+                size: base64_decoded_len(data),
             }),
             None => Class::Invalid {
                 type_name,
@@ -380,6 +380,35 @@ fn classify_media<'a>(media: &'a MediaBody<'_>) -> Class<'a> {
             "sizeBytes",
             type_name,
         ),
+    }
+}
+
+/// Media `data` and its media type: the data as it came, with the declared type; or, where the
+/// data is a `data:` URL of base64 (some servers send one), the base64 inside it, with the
+/// declared type, or the URL's where none is declared. A URL whose type is not the declared
+/// one is taken as it came (and fails the base64 check). `None` where no type is known.
+fn data_url<'a>(data: &'a [u8], declared: Option<&'a str>) -> Option<(&'a str, &'a [u8])> {
+    let Some(rest) = data.strip_prefix(b"data:") else {
+        return declared.map(|mime| (mime, data));
+    };
+    let marker = b";base64,";
+    let Some(at) = rest.windows(marker.len()).position(|w| w.eq_ignore_ascii_case(marker)) else {
+        return declared.map(|mime| (mime, data));
+    };
+    let url_type = std::str::from_utf8(&rest[..at]).ok()?;
+    let url_essence = url_type.split(';').next().unwrap_or("").trim();
+    let payload = &rest[at + marker.len()..];
+    match declared {
+        None if !url_essence.is_empty() => Some((url_essence, payload)),
+        None => None,
+        Some(mime) => {
+            let essence = mime.split(';').next().unwrap_or("").trim();
+            Some(if essence.eq_ignore_ascii_case(url_essence) {
+                (mime, payload)
+            } else {
+                (mime, data)
+            })
+        }
     }
 }
 

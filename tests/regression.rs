@@ -14,6 +14,8 @@ mod example_clients_sent_empty_structured_only_results;
 mod labels_forged_stub_lines;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
+#[path = "regression/provider_shapes_the_apis_refuse.rs"]
+mod provider_shapes_the_apis_refuse;
 #[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]
 mod resource_contents_without_string_text_leaked_uris;
 #[path = "regression/script_lane_leaked_read_resource_uris.rs"]

@@ -226,14 +226,19 @@ fn audio_goes_where_the_target_takes_it() {
         refused(&block, &Target::openai_responses()),
         "[audio: audio/wav, 24B, not sent: unsupported type]"
     );
-    let out = convert(&block, &Target::openai_chat());
+    // OpenAI Chat: only where the host says its model takes audio.
     assert_eq!(
-        Target::openai_chat().blocks_json(&[out]),
+        refused(&block, &Target::openai_chat()),
+        "[audio: audio/wav, 24B, not sent: unsupported type]"
+    );
+    let out = convert(&block, &Target::openai_chat_audio());
+    assert_eq!(
+        Target::openai_chat_audio().blocks_json(&[out]),
         json!([{"type": "input_audio", "input_audio": {"data": B64.encode(wav()), "format": "wav"}}])
     );
     let ogg = json!({"type": "audio", "data": B64.encode(b"OggS\0\x02\0\0\0\0\0\0"), "mimeType": "audio/ogg"});
     assert_eq!(
-        refused(&ogg, &Target::openai_chat()),
+        refused(&ogg, &Target::openai_chat_audio()),
         "[audio: audio/ogg, 12B, not sent: unsupported type]"
     );
 }
@@ -306,7 +311,7 @@ fn openai_responses_gives_function_call_output_items() {
         [json!({"type": "function_call_output", "call_id": "call_9", "output": [
             {"type": "input_text", "text": "[tool returned an error]"},
             {"type": "input_text", "text": "see"},
-            {"type": "input_image", "image_url": format!("data:image/png;base64,{}", B64.encode(png(4)))}
+            {"type": "input_image", "image_url": format!("data:image/png;base64,{}", B64.encode(png(4))), "detail": "auto"}
         ]})]
     );
 }
@@ -367,6 +372,7 @@ fn real_vectors_reach_each_target_in_its_shape() {
 
     let audio = load("tools-call-audio.2025-11-25.json");
     let message = Message::decode(&audio["response"]).unwrap();
+    let chat = Target::openai_chat_audio();
     let result = tool_result(&message, "test_audio_content", "call_a", &registry(), &chat);
     let messages = chat.tool_results_json(&[result]);
     assert_eq!(messages[1]["content"][1]["type"], "input_audio");

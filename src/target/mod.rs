@@ -9,6 +9,8 @@ mod neutral;
 mod openai_chat;
 mod openai_responses;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::lanes::convert::AgentBlock;
@@ -201,6 +203,33 @@ pub struct Target {
     pub pdf: bool,
     /// The largest decoded PDF, in bytes.
     pub max_pdf_bytes: Option<u64>,
+    /// The `detail` of every OpenAI Responses `input_image` (its SDK's type requires one).
+    pub image_detail: ImageDetail,
+}
+
+/// The `detail` an OpenAI image part asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ImageDetail {
+    /// `auto`: the model decides (the default).
+    #[default]
+    Auto,
+    /// `low`.
+    Low,
+    /// `high`.
+    High,
+}
+
+impl ImageDetail {
+    /// As the API spells it: `auto`, `low`, `high`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImageDetail::Auto => "auto",
+            ImageDetail::Low => "low",
+            ImageDetail::High => "high",
+        }
+    }
 }
 
 impl Default for Target {
@@ -222,6 +251,7 @@ impl Target {
             max_audio_bytes: None,
             pdf: true,
             max_pdf_bytes: None,
+            image_detail: ImageDetail::Auto,
         }
     }
 
@@ -237,13 +267,26 @@ impl Target {
             max_audio_bytes: None,
             pdf: true,
             max_pdf_bytes: Some(32 * MIB),
+            image_detail: ImageDetail::Auto,
         }
     }
 
-    /// OpenAI Chat Completions: PNG, JPEG, GIF and WebP images up to 20 MiB; WAV and MP3 audio
-    /// (`input_audio`) up to 20 MiB; PDFs up to 32 MiB as file parts.
+    /// OpenAI Chat Completions: PNG, JPEG, GIF and WebP images up to 20 MiB; PDFs up to
+    /// 32 MiB as file parts; no audio, which only audio-capable models take (audio goes as its
+    /// marker; [`Target::openai_chat_audio`] sends it).
     #[must_use]
     pub fn openai_chat() -> Self {
+        Target {
+            audio: Vec::new(),
+            max_audio_bytes: None,
+            ..Target::openai_chat_audio()
+        }
+    }
+
+    /// OpenAI Chat Completions for a model that takes audio (`gpt-4o-audio-preview` and its
+    /// kind): as [`Target::openai_chat`], and WAV and MP3 audio (`input_audio`) up to 20 MiB.
+    #[must_use]
+    pub fn openai_chat_audio() -> Self {
         Target {
             provider: Provider::OpenAiChat,
             images: ImageFormat::ALL.to_vec(),
@@ -252,6 +295,7 @@ impl Target {
             max_audio_bytes: Some(20 * MIB),
             pdf: true,
             max_pdf_bytes: Some(32 * MIB),
+            image_detail: ImageDetail::Auto,
         }
     }
 
@@ -280,13 +324,18 @@ impl Target {
 
     /// Blocks as the provider's content: Anthropic content blocks, OpenAI Chat content parts,
     /// OpenAI Responses input items, or the neutral JSON.
+    ///
+    /// No shape carries an empty or white-space-only text block (the providers refuse one):
+    /// such a block is left out where other content remains, and where none does the content
+    /// is one `[empty text]` block.
     #[must_use]
     pub fn blocks_json(&self, blocks: &[AgentBlock<'_>]) -> Value {
+        let blocks = &*sendable(blocks, EMPTY_TEXT);
         match self.provider {
             Provider::Neutral => neutral::blocks(blocks),
             Provider::Anthropic => anthropic::blocks(blocks),
             Provider::OpenAiChat => openai_chat::user_parts(blocks),
-            Provider::OpenAiResponses => openai_responses::items(blocks),
+            Provider::OpenAiResponses => openai_responses::items(blocks, self),
         }
     }
 
@@ -295,24 +344,53 @@ impl Target {
     /// (text only, contiguous) and, where any result carries media, one `user` message after
     /// them with the media; for OpenAI Responses one `function_call_output` item per result;
     /// for the neutral target one `tool_result` object per result.
+    ///
+    /// No result carries an empty or white-space-only text block: such a block is left out
+    /// where other content remains, and a result left with none reads
+    /// `[tool returned no content]`.
     #[must_use]
     pub fn tool_results_json(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
+        let results: Cow<'_, [AgentToolResult<'_>]> = if results.iter().all(|r| !r.content.iter().any(is_blank)) {
+            Cow::Borrowed(results)
+        } else {
+            Cow::Owned(
+                results
+                    .iter()
+                    .map(|r| AgentToolResult {
+                        content: sendable(&r.content, crate::render::NO_CONTENT).into_owned(),
+                        ..r.clone()
+                    })
+                    .collect(),
+            )
+        };
+        let results = &*results;
         match self.provider {
             Provider::Neutral => neutral::tool_results(results),
             Provider::Anthropic => anthropic::tool_results(results),
             Provider::OpenAiChat => openai_chat::tool_results(results),
-            Provider::OpenAiResponses => openai_responses::tool_results(results),
+            Provider::OpenAiResponses => openai_responses::tool_results(results, self),
         }
     }
 
     /// Prompt messages in the provider's message shape.
+    ///
+    /// As in [`Target::blocks_json`], no message carries an empty or white-space-only text
+    /// block.
     #[must_use]
     pub fn messages_json(&self, messages: &[AgentMessage<'_>]) -> Vec<Value> {
+        let messages: Vec<AgentMessage<'_>> = messages
+            .iter()
+            .map(|m| AgentMessage {
+                role: m.role.clone(),
+                content: sendable(&m.content, EMPTY_TEXT).into_owned(),
+            })
+            .collect();
+        let messages = &messages;
         match self.provider {
             Provider::Neutral => messages.iter().map(AgentMessage::to_json).collect(),
             Provider::Anthropic => anthropic::messages(messages),
-            Provider::OpenAiChat => openai_messages(messages, openai_chat::user_parts),
-            Provider::OpenAiResponses => openai_messages(messages, openai_responses::items),
+            Provider::OpenAiChat => openai_messages(messages, &|b| openai_chat::user_parts(b)),
+            Provider::OpenAiResponses => openai_messages(messages, &|b| openai_responses::items(b, self)),
         }
     }
 }
@@ -331,7 +409,7 @@ fn text_of(block: &AgentBlock<'_>, note: Option<&str>) -> String {
 
 /// Messages in an OpenAI shape: a `user` message takes every block as `user_content` shapes
 /// it; any other role takes text only, media as its marker.
-fn openai_messages(messages: &[AgentMessage<'_>], user_content: fn(&[AgentBlock<'_>]) -> Value) -> Vec<Value> {
+fn openai_messages(messages: &[AgentMessage<'_>], user_content: &dyn Fn(&[AgentBlock<'_>]) -> Value) -> Vec<Value> {
     messages
         .iter()
         .map(|m| match m.role {
@@ -344,6 +422,29 @@ fn openai_messages(messages: &[AgentMessage<'_>], user_content: fn(&[AgentBlock<
 /// Blocks as one text, for a message that takes text only: media as markers, one a line.
 fn text_only(blocks: &[AgentBlock<'_>]) -> String {
     blocks.iter().map(|b| text_of(b, None)).collect::<Vec<_>>().join("\n")
+}
+
+/// What stands for content whose every block was an empty text.
+pub const EMPTY_TEXT: &str = "[empty text]";
+
+/// Whether a block is a text block with nothing but white space.
+fn is_blank(block: &AgentBlock<'_>) -> bool {
+    block.as_text().is_some_and(|t| t.trim().is_empty())
+}
+
+/// `blocks` without empty or white-space-only text blocks; where none is left, one text block
+/// of `instead`.
+fn sendable<'s, 'a>(blocks: &'s [AgentBlock<'a>], instead: &'static str) -> Cow<'s, [AgentBlock<'a>]> {
+    if !blocks.iter().any(is_blank) {
+        return Cow::Borrowed(blocks);
+    }
+    let kept: Vec<AgentBlock<'a>> = blocks.iter().filter(|b| !is_blank(b)).cloned().collect();
+    if kept.is_empty() {
+        return Cow::Owned(vec![AgentBlock::Text {
+            text: Cow::Borrowed(instead),
+        }]);
+    }
+    Cow::Owned(kept)
 }
 
 /// `data:<mime>;base64,<data>`, for the OpenAI shapes.
