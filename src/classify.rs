@@ -301,6 +301,11 @@ pub(crate) fn object_shape(keys: &ObjectKeys<'_>) -> ObjectShape {
     }
 }
 
+/// Whether `type_name` is a block type this crate knows.
+pub(crate) fn is_block_type(type_name: &str) -> bool {
+    matches!(type_name, "text" | "image" | "audio" | "resource" | "resource_link")
+}
+
 /// Whether an object of this `type` with these keys is a content block.
 pub(crate) fn is_block(type_name: &str, keys: &ObjectKeys<'_>) -> bool {
     match type_name {

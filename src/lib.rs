@@ -83,7 +83,7 @@ pub use prompt::{prompt_messages, AgentMessage};
 pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};
 pub use render::{base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD};
 pub use target::{AudioFormat, ImageDetail, ImageFormat, Provider, Target, EMPTY_TEXT};
-pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
+pub use tool_result::{tool_call_failed, tool_result, AgentToolResult, TOOL_ERROR_LINE};
 pub use wire::{
     Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt, PromptMessage,
     ReferenceFields, Role, RpcError, ToolResult,

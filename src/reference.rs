@@ -404,6 +404,13 @@ impl<'r> Stubs<'r> {
         out.push_str(ID_PLACEHOLDER);
     }
 
+    /// Moves every stub `by` bytes on: that much was written before them.
+    pub(crate) fn moved(&mut self, by: usize) {
+        for shown in &mut self.shown {
+            shown.at += by;
+        }
+    }
+
     /// Forgets the stubs written at or past `len` of the output: it was cut back there.
     pub(crate) fn forget_from(&mut self, len: usize) {
         while let Some(last) = self.shown.last().filter(|s| s.at >= len) {

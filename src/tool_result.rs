@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::lanes::convert::{convert_block, AgentBlock};
 use crate::lanes::script::structured_text;
-use crate::reference::ReferenceRegistry;
+use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
 use crate::wire::{Block, BlockKind, Message, Role};
@@ -87,16 +87,10 @@ pub fn tool_result<'a>(
             content.push(agent_block);
         }
     }
-    if let (false, Some(structured)) = (has_text, structured) {
-        content.push(text(structured_text(structured, registry, Provenance::ToolResult)));
-    }
-    if content.is_empty() {
-        let marker = if held_for_user.is_empty() {
-            NO_CONTENT
-        } else {
-            DISPLAYED_TO_USER
-        };
-        content.push(text(marker.to_owned()));
+    let shown = content.len();
+    if let Some((mut beside, stubs)) = beside_blocks(structured, shown, has_text, held_for_user.len(), registry) {
+        registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
+        content.push(text(beside));
     }
     AgentToolResult {
         tool_use_id: tool_use_id.to_owned(),
@@ -126,13 +120,61 @@ pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentTo
 
 /// Whether a block's audience is present and leaves out the assistant. Roles this crate does
 /// not know are ignored.
-fn for_user_only(block: &Block<'_>) -> bool {
+/// Whether `block` is not for the model: its `annotations.audience` is present and leaves out
+/// the assistant (`["user"]`, or roles this crate does not know). Every lane holds such a
+/// block back from the model, for the host to show the user.
+pub(crate) fn for_user_only(block: &Block<'_>) -> bool {
     block
         .annotations
         .as_ref()
         .and_then(|annotations| annotations.audience.as_ref())
         .is_some_and(|audience| !audience.contains(&Role::Assistant))
 }
+
+/// Whether a result's `structuredContent` only repeats its content, as the official
+/// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
+/// object whose one key is `content`, an array of as many content blocks as the result has.
+/// Such structured content is not shown again.
+pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
+    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(structured) else {
+        return false;
+    };
+    let Some(Value::Array(items)) = fields.get("content") else {
+        return false;
+    };
+    fields.len() == 1
+        && items.len() == blocks
+        && items.iter().all(|item| {
+            item.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(crate::classify::is_block_type)
+        })
+}
+
+/// What the model reads of a tool result beside its blocks, on every lane: the
+/// `structuredContent` shown where no text block is left for the model (and it does not just
+/// repeat the content), then the marker of a result left with nothing. The stubs in it are
+/// left to the caller to register where it shows the text.
+pub(crate) fn beside_blocks<'r>(
+    structured: Option<&str>,
+    shown: usize,
+    has_text: bool,
+    held: usize,
+    registry: &'r ReferenceRegistry,
+) -> Option<(String, Stubs<'r>)> {
+    if let (false, Some(structured)) = (has_text, structured) {
+        if !repeats_content(structured, shown + held) {
+            return Some(structured_text(structured, registry, Provenance::ToolResult));
+        }
+    }
+    (shown == 0).then(|| {
+        let marker = if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER };
+        (marker.to_owned(), Stubs::new(registry))
+    })
+}
+
+/// What opens the history string of a tool result with `isError: true`.
+pub const TOOL_ERROR_LINE: &str = "[tool error]";
 
 fn text(text: String) -> AgentBlock<'static> {
     AgentBlock::Text { text: Cow::Owned(text) }

@@ -1520,6 +1520,12 @@ impl<'a> MessageShape<'a> {
     pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
         self.0.rpc_error.as_deref()
     }
+
+    /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
+    /// text.
+    pub(crate) fn tool_result(&self) -> Option<(bool, Option<&str>)> {
+        (self.0.kind == Some(ShapeKind::ToolResult)).then_some((self.0.is_error, self.0.structured_content.as_deref()))
+    }
 }
 
 impl<'a> Message<'a> {

@@ -219,13 +219,9 @@ impl Reading {
             let uri = registry.lookup(&id).map(|r| r.uri).unwrap_or_default();
             shown = shown.replace(&id, &format!("<ref {uri}>"));
         }
-        match serde_json::from_str::<Value>(&shown) {
-            Ok(mut value) => {
-                sort_json_in_strings(&mut value);
-                value.to_string()
-            }
-            Err(_) => shown,
-        }
+        let mut value = serde_json::from_str::<Value>(&shown).unwrap_or(Value::String(shown));
+        sort_json_in_strings(&mut value);
+        value.to_string()
     }
 }
 

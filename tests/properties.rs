@@ -3,7 +3,7 @@
 
 use mcp_agent_view::{
     classify_block, convert_message, history, history_blocks, prompt_messages, script_view, tool_result, AgentBlock,
-    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
+    Block, HistoryOptions, Message, Provenance, ReferenceRegistry, Role, Target,
 };
 use proptest::prelude::*;
 
@@ -181,9 +181,14 @@ proptest! {
         for target in targets() {
             prop_assert_eq!(convert_message(&message, Provenance::PushEvent, &registry, &target).len(), blocks.len());
         }
-        let whole = history(&message, &registry, &HistoryOptions::default());
+        // The blocks' own string: each block's piece, but those for the user only, held back.
+        let whole = history_blocks(blocks.iter().copied(), &registry, &HistoryOptions::default());
+        let for_user_only = |block: &Block<'_>| {
+            block.annotations.as_ref().and_then(|a| a.audience.as_ref()).is_some_and(|a| !a.contains(&Role::Assistant))
+        };
+        let held = blocks.iter().filter(|b| for_user_only(b)).count();
         let mut pieces = Vec::new();
-        for block in &blocks {
+        for block in blocks.iter().filter(|b| !for_user_only(b)) {
             let piece = history_blocks([*block], &registry, &HistoryOptions::default());
             let class = classify_block(block);
             let own = if class.is_text() { piece.chars().count() } else { 0 };
@@ -193,7 +198,13 @@ proptest! {
             }
             pieces.push(piece);
         }
-        prop_assert_eq!(whole, pieces.join("\n"));
+        if pieces.is_empty() && held > 0 {
+            prop_assert_eq!(whole, "[output displayed to user]");
+        } else {
+            prop_assert_eq!(whole, pieces.join("\n"));
+        }
+        // The message's history is never empty.
+        prop_assert!(!history(&message, &registry, &HistoryOptions::default()).is_empty());
     }
 
     /// The bytes path reads what the `Value` path reads.

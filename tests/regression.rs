@@ -10,6 +10,8 @@ mod example_clients_dropped_non_text_blocks;
 mod example_clients_ended_on_a_protocol_error;
 #[path = "regression/example_clients_sent_empty_structured_only_results.rs"]
 mod example_clients_sent_empty_structured_only_results;
+#[path = "regression/history_lane_ignored_what_tool_results_honour.rs"]
+mod history_lane_ignored_what_tool_results_honour;
 #[path = "regression/labels_forged_stub_lines.rs"]
 mod labels_forged_stub_lines;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]

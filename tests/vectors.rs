@@ -154,14 +154,21 @@ fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
 
 /// Every block is accounted for: one agent block each, and a piece of history each.
 fn check_accounted_for(lanes: &Lanes<'_>, failures: &mut Vec<String>) {
-    let count = lanes.message.blocks().count();
+    // Blocks for the user only are held back from the history lane, as from every lane.
+    let for_model = |b: &&mcp_agent_view::Block<'_>| {
+        b.annotations
+            .as_ref()
+            .and_then(|a| a.audience.as_ref())
+            .is_none_or(|a| a.contains(&mcp_agent_view::Role::Assistant))
+    };
+    let count = lanes.message.blocks().filter(for_model).count();
     if let Message::RpcError(e) = lanes.message {
         if !lanes.history.starts_with("[request failed: ") || !lanes.history.contains(&*e.message) {
             failures.push(format!("a JSON-RPC error reads {:?}", lanes.history));
         }
         return;
     }
-    if lanes.converted.len() != count {
+    if lanes.converted.len() != lanes.message.blocks().count() {
         failures.push(format!("{count} blocks gave {} agent blocks", lanes.converted.len()));
     }
     let pieces = lanes.history.split('\n').count();
@@ -175,7 +182,16 @@ fn check_accounted_for(lanes: &Lanes<'_>, failures: &mut Vec<String>) {
 fn check_content_is_read(value: &Value, lanes: &Lanes<'_>, failures: &mut Vec<String>) {
     let mut texts = Vec::new();
     blocks_of_type(value, "text", &mut texts);
-    for t in texts.iter().filter_map(|b| b.get("text").and_then(Value::as_str)) {
+    let for_model = |b: &&&Value| {
+        b.pointer("/annotations/audience")
+            .and_then(Value::as_array)
+            .is_none_or(|a| a.contains(&Value::from("assistant")))
+    };
+    for t in texts
+        .iter()
+        .filter(for_model)
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+    {
         if !lanes.history.contains(t) {
             failures.push(format!("text {t:?} not in history"));
         }

@@ -3,7 +3,10 @@
 use crate::classify::classify_block;
 use crate::error::Error;
 use crate::reference::{ReferenceRegistry, Stubs};
+use crate::render::DISPLAYED_TO_USER;
 use crate::render::{rpc_error, show, Provenance};
+use crate::tool_result::{beside_blocks, for_user_only, TOOL_ERROR_LINE};
+use crate::wire::BlockKind;
 use crate::wire::{walk, Block, Message, Sink};
 
 /// Options of the history lane.
@@ -50,7 +53,15 @@ pub fn history(message: &Message<'_>, registry: &ReferenceRegistry, options: &Hi
     if let Message::RpcError(error) = message {
         return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
-    history_blocks(message.blocks(), registry, options)
+    let mut render = Render::new(registry, options);
+    for block in message.blocks() {
+        render.push(block);
+    }
+    let tool = match message {
+        Message::ToolResult(result) => Some((result.is_error, result.structured_content.as_deref())),
+        _ => None,
+    };
+    render.finish(options.budget, tool)
 }
 
 /// Shows blocks as one string, as [`history`] does.
@@ -64,7 +75,7 @@ pub fn history_blocks<'b, 'a: 'b>(
     for block in blocks {
         render.push(block);
     }
-    render.finish(options.budget)
+    render.finish(options.budget, None)
 }
 
 /// Shows the message in `bytes` as one string, as [`history`] does, in one pass: each block is
@@ -89,7 +100,7 @@ pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &Histor
     if let Some(error) = shape.rpc_error() {
         return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
     }
-    Ok(render.finish(options.budget))
+    Ok(render.finish(options.budget, shape.tool_result()))
 }
 
 /// Renders blocks into one string as they come.
@@ -99,6 +110,9 @@ struct Render<'r> {
     /// there is a budget.
     atomic: Option<Vec<std::ops::Range<usize>>>,
     count: usize,
+    /// How many blocks were held back for the user, and whether a text block was shown.
+    held: usize,
+    has_text: bool,
     registry: &'r ReferenceRegistry,
     /// The stubs written, registered when the string is done: what a reset or the budget
     /// takes back is never registered.
@@ -112,6 +126,8 @@ impl<'r> Render<'r> {
             out: String::new(),
             atomic: options.budget.map(|_| Vec::new()),
             count: 0,
+            held: 0,
+            has_text: false,
             registry,
             stubs: Stubs::new(registry),
             provenance: options.provenance,
@@ -119,6 +135,11 @@ impl<'r> Render<'r> {
     }
 
     fn push(&mut self, block: &Block<'_>) {
+        if for_user_only(block) {
+            self.held += 1;
+            return;
+        }
+        self.has_text |= matches!(block.kind, BlockKind::Text { .. });
         if self.count > 0 {
             self.out.push('\n');
         }
@@ -131,7 +152,43 @@ impl<'r> Render<'r> {
         }
     }
 
-    fn finish(self, budget: Option<usize>) -> String {
+    /// The string, the budget applied; for a tool result (`tool`: its `isError` and its
+    /// `structuredContent`), what the tool-result lane shows beside the blocks, and the error
+    /// line first.
+    fn finish(mut self, budget: Option<usize>, tool: Option<(bool, Option<&str>)>) -> String {
+        if tool.is_some() && self.out.trim().is_empty() {
+            // Empty texts are nothing for the model: the result's own rules apply.
+            self.out.clear();
+            self.count = 0;
+        }
+        let beside = match tool {
+            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, self.registry),
+            None => {
+                (self.count == 0 && self.held > 0).then(|| (DISPLAYED_TO_USER.to_owned(), Stubs::new(self.registry)))
+            }
+        };
+        if let Some((beside, stubs)) = beside {
+            if self.count > 0 {
+                self.out.push('\n');
+            }
+            let start = self.out.len();
+            self.out.push_str(&beside);
+            self.stubs.append(stubs, |at| start + at);
+            if let Some(atomic) = self.atomic.as_mut() {
+                atomic.push(start..self.out.len());
+            }
+        }
+        if let Some((true, _)) = tool {
+            let line = format!("{TOOL_ERROR_LINE}\n");
+            self.out.insert_str(0, &line);
+            self.stubs.moved(line.len());
+            for range in self.atomic.iter_mut().flatten() {
+                *range = range.start + line.len()..range.end + line.len();
+            }
+            if let Some(atomic) = self.atomic.as_mut() {
+                atomic.insert(0, 0..TOOL_ERROR_LINE.len());
+            }
+        }
         let Render {
             out,
             atomic,
@@ -156,19 +213,27 @@ impl<'a> Sink<'a> for Render<'_> {
         true
     }
 
-    type Mark = (usize, usize, usize);
+    type Mark = (usize, usize, usize, usize, bool);
 
-    fn mark(&self) -> (usize, usize, usize) {
-        (self.out.len(), self.atomic.as_ref().map_or(0, Vec::len), self.count)
+    fn mark(&self) -> Self::Mark {
+        (
+            self.out.len(),
+            self.atomic.as_ref().map_or(0, Vec::len),
+            self.count,
+            self.held,
+            self.has_text,
+        )
     }
 
-    fn reset(&mut self, (out, atomic, count): (usize, usize, usize)) {
+    fn reset(&mut self, (out, atomic, count, held, has_text): Self::Mark) {
         self.out.truncate(out);
         self.stubs.forget_from(out);
         if let Some(ranges) = self.atomic.as_mut() {
             ranges.truncate(atomic);
         }
         self.count = count;
+        self.held = held;
+        self.has_text = has_text;
     }
 }
 

@@ -101,7 +101,14 @@ pub fn script_json(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) 
 /// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
 /// but every block in it (media too) replaced by a text block holding what the history lane
 /// shows, so that neither a uri nor base64 reaches the text.
-pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenance: Provenance) -> String {
+///
+/// Its stubs are left to the [`Stubs`] it gives back, at their places in the text: the caller
+/// registers them where it shows the text.
+pub(crate) fn structured_text<'r>(
+    json: &str,
+    registry: &'r ReferenceRegistry,
+    provenance: Provenance,
+) -> (String, Stubs<'r>) {
     let lane = Lane {
         registry,
         provenance,
@@ -110,14 +117,14 @@ pub(crate) fn structured_text(json: &str, registry: &ReferenceRegistry, provenan
         shown: RefCell::new(Stubs::new(registry)),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
-    transcode_all(json.as_bytes(), &lane).unwrap_or_else(|_| render::STRUCTURED_UNREADABLE.to_owned())
+    match transcode(json.as_bytes(), &lane) {
+        Ok(text) => (text, lane.stubs.into_inner()),
+        Err(_) => (render::STRUCTURED_UNREADABLE.to_owned(), Stubs::new(registry)),
+    }
 }
 
 fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
-    let mut reader = Reader::new(bytes);
-    let mut out = String::with_capacity(bytes.len().min(1 << 20));
-    transcode(&mut reader, &mut out, lane, true)?;
-    reader.finish()?;
+    let mut out = transcode(bytes, lane)?;
     // Only now is it known which stubs are shown.
     lane.registry
         .register_shown(&lane.stubs.replace(Stubs::new(lane.registry)), |at, id| {
@@ -126,12 +133,21 @@ fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     Ok(out)
 }
 
+/// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
+fn transcode(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
+    let mut reader = Reader::new(bytes);
+    let mut out = String::with_capacity(bytes.len().min(1 << 20));
+    transcode_value(&mut reader, &mut out, lane, true)?;
+    reader.finish()?;
+    Ok(out)
+}
+
 /// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
 ///
 /// With `first_type`, an object whose first key is a string `type` is read as a block at once,
 /// and copied only where it turns out to be none; that copy reads its values without
 /// `first_type`, so that no value is read more than twice however deep such objects nest.
-fn transcode(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     match r.peek()? {
         Peek::Object => transcode_object(r, out, lane, first_type),
         Peek::Array => {
@@ -142,7 +158,7 @@ fn transcode(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: 
                 if !std::mem::take(&mut first) {
                     out.push(',');
                 }
-                transcode(r, out, lane, first_type)?;
+                transcode_value(r, out, lane, first_type)?;
             }
             out.push(']');
             Ok(())
@@ -387,7 +403,7 @@ fn copy_object(
             _ => keys.saw(&name),
         }
         if copy_all || keys.shape() == Shape::Plain {
-            transcode(r, out, lane, first_type)?;
+            transcode_value(r, out, lane, first_type)?;
         } else {
             r.skip()?;
             skipped = true;
@@ -437,7 +453,7 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) 
             for (key, _, mark) in &members {
                 out_key(out, &mut first, key);
                 r.rewind(*mark);
-                transcode(r, out, lane, true)?;
+                transcode_value(r, out, lane, true)?;
             }
             out.push('}');
         }

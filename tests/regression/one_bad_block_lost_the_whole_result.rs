@@ -32,7 +32,9 @@ fn undecodable_blocks_never_sink_the_result() {
 #[test]
 fn unknown_annotation_roles_never_sink_the_result() {
     let result = json!({"content": [
-        {"type": "text", "text": "kept", "annotations": {"audience": ["system", "auditor"], "priority": "high"}}
+        {"type": "text", "text": "kept", "annotations": {"audience": ["assistant", "auditor"], "priority": "high"}},
+        {"type": "text", "text": "held", "annotations": {"audience": ["system", "auditor"], "priority": "high"}}
     ]});
+    // An audience that leaves out the assistant holds the block back, on history as on every lane.
     assert_eq!(history_of(&result), "kept");
 }

@@ -1,0 +1,87 @@
+//! Issue 15: the history lane ignored what the tool-result lane honours. A result with only
+//! `structuredContent` rendered as `""` (the defect of the official example clients, on another
+//! lane); an `isError` result was not marked as an error; blocks for the user only were shown
+//! to the model. And the filesystem server's `read_media_file`, whose `structuredContent` only
+//! repeats its content, gave the model the image and a redundant JSON text.
+
+use mcp_agent_view::{
+    history, history_json, tool_result, HistoryOptions, Message, ReferenceRegistry, Target, TOOL_ERROR_LINE,
+};
+use serde_json::{json, Value};
+
+/// The history string from a `Value` and from its bytes (they must agree), and the texts of
+/// the tool result.
+fn both(message: &Value) -> (String, Vec<String>) {
+    let decoded = Message::decode(message).unwrap();
+    let from_value = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default());
+    let bytes = message.to_string();
+    let from_bytes = history_json(
+        bytes.as_bytes(),
+        &ReferenceRegistry::with_seed(1),
+        &HistoryOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(from_value, from_bytes);
+    let result = tool_result(
+        &decoded,
+        "t",
+        "toolu_1",
+        &ReferenceRegistry::with_seed(1),
+        &Target::neutral(),
+    );
+    let texts = result
+        .content
+        .iter()
+        .filter_map(|b| b.as_text().map(str::to_owned))
+        .collect();
+    (from_value, texts)
+}
+
+#[test]
+fn a_structured_only_result_reads_its_structured_content() {
+    let (history, tool) = both(&json!({"content": [], "structuredContent": {"temperature": 22.5}}));
+    assert_eq!(history, r#"{"temperature":22.5}"#);
+    assert_eq!(tool, [history]);
+}
+
+#[test]
+fn an_error_result_is_marked_as_one() {
+    let (history, tool) = both(&json!({"content": [{"type": "text", "text": "disk full"}], "isError": true}));
+    assert_eq!(history, format!("{TOOL_ERROR_LINE}\ndisk full"));
+    assert_eq!(tool, ["disk full"]);
+}
+
+#[test]
+fn blocks_for_the_user_only_are_held_back() {
+    let user_only = json!({"audience": ["user"]});
+    let (history, tool) = both(&json!({"content": [
+        {"type": "text", "text": "for the model"},
+        {"type": "text", "text": "for the user", "annotations": user_only},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "annotations": user_only}
+    ]}));
+    assert_eq!(history, "for the model");
+    assert_eq!(tool, ["for the model"]);
+    let (history, tool) =
+        both(&json!({"content": [{"type": "text", "text": "for the user", "annotations": user_only}]}));
+    assert_eq!(history, "[output displayed to user]");
+    assert_eq!(tool, [history]);
+}
+
+#[test]
+fn history_is_never_empty_for_a_tool_result() {
+    let (history, tool) = both(&json!({"content": []}));
+    assert_eq!(history, "[tool returned no content]");
+    assert_eq!(tool, [history]);
+}
+
+#[test]
+fn structured_content_that_repeats_the_content_is_not_shown_again() {
+    // As the official filesystem server's `read_media_file` sends an image.
+    let image = json!({"type": "image", "data": "iVBORw0KGgoAAAANSUhEUg==", "mimeType": "image/png"});
+    let (history, tool) = both(&json!({"content": [image], "structuredContent": {"content": [image]}}));
+    assert_eq!(history, "[image: image/png, 16B]");
+    assert!(tool.is_empty(), "the image alone: {tool:?}");
+    // Structured content that says more is still shown.
+    let (history, _) = both(&json!({"content": [image], "structuredContent": {"content": [image], "width": 1}}));
+    assert!(history.ends_with(r#""width":1}"#), "{history}");
+}
