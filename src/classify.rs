@@ -418,15 +418,43 @@ fn data_url<'a>(data: &'a [u8], declared: Option<&'a str>) -> Option<(&'a str, &
 }
 
 fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
-    let mime_type = embedded.mime_type.as_deref();
+    let declared = embedded.mime_type.as_deref();
     match &embedded.contents {
-        Contents::Text(text) => Class::EmbeddedText { mime_type, text },
-        Contents::Blob(data) => Class::EmbeddedBlob(EmbeddedBlob {
-            mime_type,
-            data: data.as_bytes(),
-            size: base64_decoded_len(data.as_bytes()),
-            form: blob_form(mime_type, data.as_bytes()),
-        }),
+        Contents::Text(text) => Class::EmbeddedText {
+            mime_type: declared,
+            text,
+        },
+        Contents::Blob(data) => {
+            // A generic or missing type says nothing: the first bytes say what the blob is.
+            let mime_type = if is_generic(declared) {
+                crate::target::check::sniffed_type(data.as_bytes()).or(declared)
+            } else {
+                declared
+            };
+            Class::EmbeddedBlob(EmbeddedBlob {
+                mime_type,
+                data: data.as_bytes(),
+                size: base64_decoded_len(data.as_bytes()),
+                form: blob_form(mime_type, data.as_bytes()),
+            })
+        }
+    }
+}
+
+/// Whether a declared media type says nothing of what the bytes are: none, empty, or one of
+/// the generic binary types.
+fn is_generic(mime_type: Option<&str>) -> bool {
+    match mime_type.map(|m| m.split(';').next().unwrap_or("").trim()) {
+        None | Some("") => true,
+        Some(m) => [
+            "application/octet-stream",
+            "binary/octet-stream",
+            "application/binary",
+            "application/unknown",
+            "application/x-binary",
+        ]
+        .iter()
+        .any(|g| m.eq_ignore_ascii_case(g)),
     }
 }
 

@@ -341,10 +341,49 @@ fn a_50_mb_blob_is_not_decoded_on_the_history_lane() {
     ]);
     let message_message = Message::decode(&message).unwrap();
     let text = history(&message_message, &registry(), &HistoryOptions::default());
-    assert_eq!(
-        text,
-        "[image: image/png, ~37.5MB]\n[file: application/octet-stream, ~37.5MB]"
-    );
+    // The blob's first bytes are a PNG's: declared `application/octet-stream`, it is an image.
+    assert_eq!(text, "[image: image/png, ~37.5MB]\n[image: image/png, ~37.5MB]");
+}
+
+#[test]
+fn a_png_and_a_pdf_declared_generic_go_to_anthropic_as_image_and_document() {
+    let pdf = B64.encode(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
+    let png = B64.encode(png(8));
+    for declared in [
+        json!("application/octet-stream"),
+        json!(null),
+        json!("binary/octet-stream"),
+    ] {
+        let resource = |data: &str| {
+            let mut resource = json!({"uri": "file:///x", "blob": data});
+            if !declared.is_null() {
+                resource["mimeType"] = declared.clone();
+            }
+            json!({"type": "resource", "resource": resource})
+        };
+        let message = Message::decode(&json!({"content": [resource(&png), resource(&pdf)]})).unwrap();
+        let result = tool_result(
+            &message,
+            "read_media_file",
+            "toolu_1",
+            &registry(),
+            &Target::anthropic(),
+        );
+        let out = Target::anthropic().tool_results_json(&[result]);
+        let content = &out[0]["content"][0]["content"];
+        assert_eq!(content[0]["type"], "image", "{declared}: {content}");
+        assert_eq!(content[0]["source"]["media_type"], "image/png");
+        assert_eq!(content[1]["type"], "document", "{declared}: {content}");
+        assert_eq!(content[1]["source"]["media_type"], "application/pdf");
+    }
+    // Bytes of no format this crate knows stay a file.
+    let other = json!({"type": "resource", "resource": {"uri": "file:///x", "mimeType": "application/octet-stream", "blob": B64.encode(b"\x00\x01\x02\x03 some bytes")}});
+    assert!(history(
+        &Message::decode(&json!([other])).unwrap(),
+        &registry(),
+        &HistoryOptions::default()
+    )
+    .starts_with("[file: application/octet-stream"));
 }
 
 #[test]

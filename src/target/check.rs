@@ -151,6 +151,16 @@ fn sniff(b: &[u8]) -> Option<Sniffed> {
     })
 }
 
+/// The media type the first bytes of base64 `data` show, where they show one this crate
+/// knows (the image and audio formats, PDF).
+pub(crate) fn sniffed_type(data: &[u8]) -> Option<&'static str> {
+    Some(match sniff_prefix(data).ok()?? {
+        Sniffed::Image(format) => format.mime_type(),
+        Sniffed::Audio(format) => format.mime_type(),
+        Sniffed::Pdf => "application/pdf",
+    })
+}
+
 fn declared_is_accepted(claim: Claim, declared: Option<&str>, target: &Target) -> bool {
     let Some(declared) = declared else { return false };
     match claim {
