@@ -32,7 +32,7 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 127 not shown
 /// is a read resource's contents (no string `type`, a `uri`, and one of `text`, `blob` or
 /// `mimeType`, of any JSON type: a bad one becomes an `[unrecognized content block: …]`
 /// marker, never its uri), is
-/// replaced by its agent block as [`convert_block`] gives it, in the neutral JSON: text stays text, embedded text
+/// replaced by its agent block as [`convert_block`](crate::convert_block) gives it, in the neutral JSON: text stays text, embedded text
 /// becomes `{"type":"text","text":…}`, media stays media without any uri, and a reference,
 /// withheld, invalid or unsupported block becomes a text block with its stub or marker. Every
 /// other value is left as it is. Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a
