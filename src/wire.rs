@@ -1161,6 +1161,8 @@ struct Seen {
     rpc: bool,
     role: bool,
     string_type: bool,
+    /// The string `type` is a block type this crate knows.
+    block_type: bool,
     content: bool,
     structured: bool,
     result_type: bool,
@@ -1171,6 +1173,8 @@ struct ObjectWalk<'a> {
     shape: Shape<'a>,
     seen: Seen,
     result: Option<Shape<'a>>,
+    /// A nested `payload` object's shape (an event's, inside a notification's `params`).
+    payload: Option<Shape<'a>>,
     /// How many members streamed blocks to the sink (`content`, an array `messages` or
     /// `contents`, `result`): more than one, and which to keep is decided as `serde_json`
     /// would (the last of each key, one container), on a second walk.
@@ -1179,10 +1183,12 @@ struct ObjectWalk<'a> {
 
 /// The keys of a message object the walk reads, each once: where a key is repeated, the last
 /// counts, as in `serde_json`.
-const MESSAGE_KEYS: [&[u8]; 14] = [
+const MESSAGE_KEYS: [&[u8]; 16] = [
     b"jsonrpc",
     b"id",
     b"result",
+    b"params",
+    b"payload",
     b"error",
     b"type",
     b"role",
@@ -1209,13 +1215,14 @@ fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) ->
         shape: Shape::default(),
         seen: Seen::default(),
         result: None,
+        payload: None,
         streamed: 0,
     };
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         member(&key_name(&key), r, sink, &mut walk, outer)?;
     }
-    if walk.seen.string_type {
+    if walk.is_one_block() {
         // The object is one block: forget what its fields reported, and read it again as one.
         sink.reset(mark);
         let mut again = Reader::new(r.slice(start, r.position()));
@@ -1226,7 +1233,7 @@ fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) ->
         sink.reset(mark);
         return walk_object_as_serde_json(&mut Reader::new(r.slice(start, r.position())), sink, outer);
     }
-    decide(walk.shape, &walk.seen, walk.result, outer)
+    walk.decide(outer)
 }
 
 /// Walks an object as `serde_json` reads it into a `Value`: each key's last value alone, and
@@ -1238,6 +1245,8 @@ fn walk_object_as_serde_json<'a>(
     sink: &mut impl Sink<'a>,
     outer: bool,
 ) -> Result<Shape<'a>, Error> {
+    let sink_start = sink.mark();
+    let start = r.mark();
     let mut last = [None; MESSAGE_KEYS.len()];
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
@@ -1257,8 +1266,10 @@ fn walk_object_as_serde_json<'a>(
             None => false,
         })
     };
-    let container: &[u8] = if outer && at(b"result").is_some() && (at(b"jsonrpc").is_some() || at(b"id").is_some()) {
-        // A JSON-RPC response: its result is the message, whatever else the object holds.
+    let rpc = at(b"jsonrpc").is_some() || at(b"id").is_some();
+    let container: &[u8] = if outer && rpc && (at(b"result").is_some() || at(b"params").is_some()) {
+        // A JSON-RPC response or notification: its result or params is the message, whatever
+        // else the object holds.
         b""
     } else if at(b"content").is_some() {
         b"content"
@@ -1271,6 +1282,7 @@ fn walk_object_as_serde_json<'a>(
         shape: Shape::default(),
         seen: Seen::default(),
         result: None,
+        payload: None,
         streamed: 0,
     };
     for (name, mark) in MESSAGE_KEYS.iter().zip(last) {
@@ -1279,11 +1291,23 @@ fn walk_object_as_serde_json<'a>(
         if streams && *name != container {
             continue;
         }
+        // Of a result and params, the one the message is (a response's result first).
+        if *name == b"params" && at(b"result").is_some()
+            || *name == b"payload" && !container.is_empty() && at(container).is_some()
+        {
+            continue;
+        }
         r.rewind(mark);
         member(name, r, sink, &mut walk, outer)?;
     }
+    if walk.is_one_block() {
+        sink.reset(sink_start);
+        r.rewind(start);
+        sink.block(read_block(r)?);
+        return Ok(Shape::of(ShapeKind::Blocks));
+    }
     r.rewind(end);
-    decide(walk.shape, &walk.seen, walk.result, outer)
+    walk.decide(outer)
 }
 
 /// Reads one member of a message object, its key `name` read, into `walk`.
@@ -1302,7 +1326,8 @@ fn member<'a>(
             seen.rpc = true;
             r.skip()?;
         }
-        b"result" if outer => {
+        // A notification's `params` is its message, as a response's `result` is.
+        b"result" | b"params" if outer => {
             walk.streamed += 1;
             *result = Some(if r.peek()? == Peek::Object {
                 walk_object(r, sink, false)?
@@ -1311,10 +1336,17 @@ fn member<'a>(
                 Shape::of(ShapeKind::NoContent)
             });
         }
+        b"payload" if !outer && r.peek()? == Peek::Object => {
+            walk.streamed += 1;
+            walk.payload = Some(walk_object(r, sink, false)?);
+        }
         b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
         b"type" => {
             seen.string_type = r.peek()? == Peek::String;
-            r.skip()?;
+            seen.block_type = seen.string_type && crate::classify::is_block_type(&r.string()?.text());
+            if !seen.string_type {
+                r.skip()?;
+            }
         }
         b"role" => {
             seen.role = true;
@@ -1361,6 +1393,24 @@ fn member<'a>(
         _ => r.skip()?,
     }
     Ok(())
+}
+
+impl<'a> ObjectWalk<'a> {
+    /// Whether the object is one block: a string `type`, and no `content` unless the type is
+    /// a block type (an object of another type with content is a result carrying its blocks,
+    /// as `{"type": "channel_message", "content": […]}`).
+    fn is_one_block(&self) -> bool {
+        self.seen.string_type && (self.seen.block_type || !self.seen.content)
+    }
+
+    /// What the object is, from what its members were.
+    fn decide(self, outer: bool) -> Result<Shape<'a>, Error> {
+        let has_own = self.seen.content || self.shape.kind.is_some() || self.seen.structured;
+        if let (false, Some(payload)) = (has_own || self.seen.rpc, self.payload) {
+            return Ok(payload);
+        }
+        decide(self.shape, &self.seen, self.result, outer)
+    }
 }
 
 /// What an object that is no block is, from the keys it had.

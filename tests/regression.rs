@@ -2,6 +2,8 @@
 
 mod common;
 
+#[path = "regression/containers_lost_their_blocks.rs"]
+mod containers_lost_their_blocks;
 #[path = "regression/embedded_resource_read_as_reference.rs"]
 mod embedded_resource_read_as_reference;
 #[path = "regression/example_clients_dropped_non_text_blocks.rs"]
