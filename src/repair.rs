@@ -12,6 +12,10 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut changed = false;
     let mut i = 0;
     let mut in_string = false;
+    // Which containers are open (`true` for an object), and whether a key is due: a number is
+    // repaired only where a value stands.
+    let mut objects: Vec<bool> = Vec::new();
+    let mut key_due = false;
     while i < bytes.len() {
         let b = bytes[i];
         if in_string {
@@ -51,7 +55,8 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
                 .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                 .unwrap_or(bytes.len() - i);
             let token = &bytes[i..end];
-            let overflows = is_json_number(token)
+            let overflows = !key_due
+                && is_json_number(token)
                 && std::str::from_utf8(token)
                     .ok()
                     .and_then(|t| t.parse::<f64>().ok())
@@ -66,6 +71,23 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
             }
             i = end;
         } else {
+            match b {
+                b'{' => {
+                    objects.push(true);
+                    key_due = true;
+                }
+                b'[' => {
+                    objects.push(false);
+                    key_due = false;
+                }
+                b'}' | b']' => {
+                    objects.pop();
+                    key_due = false;
+                }
+                b':' => key_due = false,
+                b',' => key_due = objects.last() == Some(&true),
+                _ => {}
+            }
             out.push(b);
             i += 1;
         }
@@ -172,7 +194,14 @@ mod tests {
         for not_json in ["[01e400]", "[-01e400]", "[1.e400]", "[--1e400]", "[1e400.5]"] {
             assert_eq!(repaired(not_json), None, "{not_json}");
         }
-        for not_json in ["[01e400]", "[.1e400]", "[1e400e5]", "[+1e400]"] {
+        for not_json in [
+            "[01e400]",
+            "[.1e400]",
+            "[1e400e5]",
+            "[+1e400]",
+            r#"{"a":1,89e9999:"x"}"#,
+            "{1e400:1}",
+        ] {
             assert!(crate::parse_json(not_json.as_bytes()).is_err(), "{not_json}");
         }
         assert_eq!(repaired("[-0.5e400]").as_deref(), Some(r#"["-0.5e400"]"#));
