@@ -311,3 +311,32 @@ fn a_history_budget_bounds_everything_printed() {
     }
     assert_eq!(ok(&["history", "--budget", "10", EXAMPLE], ""), "Here is\n…\n");
 }
+
+#[test]
+fn on_a_terminal_control_characters_are_shown_escaped_and_piped_they_are_as_read() {
+    let dir = std::env::temp_dir().join(format!("mav-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("esc.json");
+    // Erase the line, write the clipboard (OSC 52), a bell, a C1 CSI, a bidi override.
+    std::fs::write(
+        &file,
+        r#"{"content":[{"type":"text","text":"a\u001b[2K\u001b]52;c;SGVsbG8=\u0007b\u009bc\u202ed"}]}"#,
+    )
+    .unwrap();
+    let piped = Command::new(BIN).args(["history"]).arg(&file).output().unwrap();
+    assert_eq!(
+        String::from_utf8(piped.stdout).unwrap(),
+        "a\u{1b}[2K\u{1b}]52;c;SGVsbG8=\u{7}b\u{9b}c\u{202e}d\n",
+        "piped: byte for byte what the model reads"
+    );
+    // On a terminal (a pseudo-terminal from util-linux's `script`).
+    let command = format!("{BIN} history {}", file.display());
+    let tty = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script(1) runs");
+    let shown = String::from_utf8_lossy(&tty.stdout).replace('\r', "");
+    assert_eq!(shown, "a\\x1b[2K\\x1b]52;c;SGVsbG8=\\x07b\\x9bc\\u{202e}d\n");
+    assert!(!tty.stdout.contains(&0x1b), "no escape byte reaches the terminal");
+    let _ = std::fs::remove_dir_all(&dir);
+}

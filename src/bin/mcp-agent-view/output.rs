@@ -1,16 +1,47 @@
 //! Writing what the CLI prints, so that no output is lost without a word: every failure to
 //! write is an error (exit code 2), never a panic and never exit code 0.
 
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 /// Writes `bytes` to standard output and flushes; any failure (a closed pipe, a full disk)
 /// is an error naming it.
+///
+/// Where standard output is a terminal, every control character of the text but line breaks
+/// and tabs is shown escaped (`\x1b`), not executed: a server's text could otherwise erase
+/// lines, set the window title or write the clipboard (OSC 52). Piped or redirected, the
+/// output is byte for byte what the model reads.
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+    use std::io::IsTerminal as _;
     let mut stdout = std::io::stdout().lock();
+    let shown = if stdout.is_terminal() {
+        std::borrow::Cow::Owned(escape_controls(&String::from_utf8_lossy(bytes)).into_bytes())
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
     stdout
-        .write_all(bytes)
+        .write_all(&shown)
         .and_then(|()| stdout.flush())
         .map_err(|e| format!("cannot write output: {e}"))
+}
+
+/// `text` with every control character but `\n` and `\t` written as an escape: `\x1b` for
+/// C0, DEL and C1, `\u{…}` for the bidi controls a terminal may honour.
+pub(crate) fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
+            }
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Writes `text` to standard error, if it can: where it cannot, there is nowhere left to say
