@@ -35,7 +35,9 @@ pub struct ReferenceRecord {
 ///
 /// Ids are `ref_` and 13 lowercase base36 characters: the same for the same uri while its
 /// record is kept, never reused, and not guessable from one another (each is a keyed
-/// permutation of a counter). At most [`MAX_RECORDS`] records are kept, the oldest evicted
+/// permutation of a counter). A reference registered again updates its record to what its
+/// stub shows now (name, media type, size), and keeps the strictest disposition it was ever
+/// given: `never` is never lost. At most [`MAX_RECORDS`] records are kept, the oldest evicted
 /// first. The registry is `Sync`: share it between threads behind a reference or an `Arc`.
 ///
 /// ```
@@ -86,6 +88,30 @@ struct Kept {
 }
 
 impl Kept {
+    /// Takes what a reference registered again says: its name, media type and size as the
+    /// stub shows them now, and the strictest disposition it was ever given (`never` is never
+    /// lost).
+    fn testify(&mut self, shown: &ShownRef<'_>) {
+        if !self.holds(shown) {
+            self.name = shown.name.map(Into::into);
+            self.mime_type = shown.mime_type.map(Into::into);
+            self.size_bytes = shown.size_bytes;
+            if self.disposition != Some(Disposition::Never) {
+                self.disposition = shown.disposition.or(self.disposition);
+            }
+        }
+    }
+
+    /// Whether registering `shown` again leaves this record as it is.
+    fn holds(&self, shown: &ShownRef<'_>) -> bool {
+        self.name.as_deref() == shown.name
+            && self.mime_type.as_deref() == shown.mime_type
+            && self.size_bytes == shown.size_bytes
+            && (shown.disposition.is_none()
+                || self.disposition == Some(Disposition::Never)
+                || self.disposition == shown.disposition)
+    }
+
     fn id(&self) -> &str {
         std::str::from_utf8(&self.id).unwrap_or_default()
     }
@@ -188,11 +214,15 @@ impl ReferenceRegistry {
         out.push_str(&self.register_locked(&mut inner, &ShownRef::of(reference)));
     }
 
-    /// Appends the id of `uri` to `out` where this registry holds a record of it.
-    fn push_known_id(&self, uri: &str, out: &mut String) -> bool {
-        let hash = self.uris.hash_one(uri);
+    /// Appends the id of `reference` to `out` where this registry holds a record of it that
+    /// registering it again would not change.
+    fn push_known_id(&self, reference: &Reference<'_>, out: &mut String) -> bool {
+        let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match inner.find(hash, uri) {
+        match inner
+            .find(hash, reference.uri)
+            .filter(|kept| kept.holds(&ShownRef::of(reference)))
+        {
             Some(kept) => {
                 out.push_str(kept.id());
                 true
@@ -215,7 +245,10 @@ impl ReferenceRegistry {
 
     fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> String {
         let hash = self.uris.hash_one(shown.uri);
-        if let Some(kept) = inner.find(hash, shown.uri) {
+        if let Some(n) = inner.find(hash, shown.uri).map(|_| inner.by_hash[&hash]) {
+            let first = inner.next - inner.records.len() as u64;
+            let kept = &mut inner.records[usize::try_from(n - first).unwrap_or(0)];
+            kept.testify(shown);
             return kept.id().to_owned();
         }
         let n = inner.next;
@@ -383,7 +416,7 @@ impl<'r> Stubs<'r> {
     /// Writes `reference`'s id at the end of `out` where the registry holds it; else a
     /// placeholder, for the id it gets when the stubs are registered.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) {
-        if self.registry.push_known_id(reference.uri, out) {
+        if self.registry.push_known_id(reference, out) {
             return;
         }
         let mut keep = |s: &str| {

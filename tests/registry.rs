@@ -132,3 +132,34 @@ fn at_most_2000_records_are_kept_and_the_oldest_go_first() {
 fn many_threads_register_without_reusing_an_id() {
     common::assert_threads_never_share_an_id(8, 5_000);
 }
+
+#[test]
+fn a_reference_registered_again_keeps_the_strictest_disposition_and_what_its_stub_shows() {
+    let registry = ReferenceRegistry::with_seed(4);
+    let stub_of = |json: serde_json::Value| {
+        let message = mcp_agent_view::Message::decode(&json!([json])).unwrap();
+        mcp_agent_view::history(&message, &registry, &mcp_agent_view::HistoryOptions::default())
+    };
+    let first = stub_of(json!({"type": "resource", "uri": "https://x.example/r", "name": "first.csv"}));
+    let second = stub_of(
+        json!({"type": "resource", "uri": "https://x.example/r", "name": "second.csv", "disposition": "never"}),
+    );
+    let id = &first[1..18];
+    assert_eq!(&second[1..18], id, "one record, one id");
+    assert!(second.contains("second.csv"));
+    let record = registry.lookup(id).unwrap();
+    assert_eq!(record.disposition, Some(Disposition::Never));
+    assert_eq!(
+        record.name.as_deref(),
+        Some("second.csv"),
+        "the record holds what the stub shows"
+    );
+    // Later testimony without a disposition, or with a laxer one, never loses `never`.
+    let third =
+        stub_of(json!({"type": "resource", "uri": "https://x.example/r", "name": "first.csv", "disposition": "ref"}));
+    assert!(third.contains("first.csv"));
+    let record = registry.lookup(id).unwrap();
+    assert_eq!(record.disposition, Some(Disposition::Never));
+    assert_eq!(record.name.as_deref(), Some("first.csv"));
+    assert_eq!(registry.len(), 1);
+}
