@@ -36,7 +36,9 @@ fn lanes(c: &mut Criterion) {
     group.bench_function("convert/image", |b| {
         b.iter(|| {
             let message = Message::parse(black_box(&image)).unwrap();
-            convert_message(&message, Provenance::PushEvent, &registry, &anthropic).len()
+            convert_message(&message, Provenance::PushEvent, &registry, &anthropic)
+                .content
+                .len()
         });
     });
     group.throughput(Throughput::Bytes(deep.len() as u64));

@@ -76,7 +76,7 @@ pub use classify::{
     URI_MAX_CHARS,
 };
 pub use error::{Error, ErrorKind};
-pub use lanes::convert::{convert_block, convert_message, AgentBlock};
+pub use lanes::convert::{convert_block, convert_message, AgentBlock, Converted};
 pub use lanes::history::{history, history_blocks, history_json, HistoryOptions};
 pub use lanes::script::{script_json, script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
 pub use prompt::{prompt_messages, AgentMessage};

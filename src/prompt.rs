@@ -61,7 +61,15 @@ pub fn prompt_messages<'a>(
             .collect(),
         other => vec![AgentMessage {
             role: Role::User,
-            content: convert_message(other, Provenance::Prompt, registry, target),
+            // Every block, as a prompt's own messages have theirs: a prompt is written for the
+            // model, and has no place for what is held back.
+            content: match other {
+                Message::RpcError(_) => convert_message(other, Provenance::Prompt, registry, target).content,
+                _ => other
+                    .blocks()
+                    .map(|b| convert_block(b, Provenance::Prompt, registry, target))
+                    .collect(),
+            },
         }],
     }
 }

@@ -19,7 +19,7 @@ fn a_million_blocks_are_each_accounted_for() {
     let text = history(&message, &registry(), &HistoryOptions::default());
     assert_eq!(text.lines().count(), 1_000_000);
     assert!(text.ends_with("\n999999"));
-    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral());
+    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral()).content;
     assert_eq!(blocks.len(), 1_000_000);
 }
 
@@ -130,7 +130,7 @@ fn megabyte_labels_give_short_markers_and_stubs() {
             &line[..200.min(line.len())]
         );
     }
-    for block in convert_message(&message, Provenance::ChannelMessage, &registry(), &Target::anthropic()) {
+    for block in convert_message(&message, Provenance::ChannelMessage, &registry(), &Target::anthropic()).content {
         assert!(block.as_text().unwrap().chars().count() <= 200);
     }
 }

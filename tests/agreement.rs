@@ -269,9 +269,13 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
     });
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat()] {
         lane("blocks", &|r| {
-            target
-                .blocks_json(&convert_message(message, Provenance::PushEvent, r, &target))
-                .to_string()
+            // What is held back is shown to the user: its stubs are shown too.
+            let converted = convert_message(message, Provenance::PushEvent, r, &target);
+            json!([
+                target.blocks_json(&converted.content),
+                Target::neutral().blocks_json(&converted.held_for_user)
+            ])
+            .to_string()
         });
         lane("tool result", &|r| {
             // What is held back is shown to the user: its stubs are shown too.

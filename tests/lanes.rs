@@ -48,7 +48,7 @@ fn report_with_embedded_notes_reads_the_notes_on_every_lane() {
     assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.");
 
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral());
+    let blocks = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral()).content;
     assert_eq!(blocks.len(), 2);
     assert_eq!(blocks[1].as_text(), Some("Quarterly notes: revenue up 4%."));
 
@@ -85,7 +85,7 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
          after"
     );
     let decoded = Message::decode(&message).unwrap();
-    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &neutral());
+    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &neutral()).content;
     assert_eq!(blocks.len(), 6);
     assert_eq!(blocks[0].as_text(), Some("before"));
     assert_eq!(
@@ -437,7 +437,7 @@ fn history_of_a_json_rpc_error_says_the_request_failed() {
     let error = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Resource not found"}});
     assert_eq!(history_of(&error), "[request failed: error -32602: Resource not found]");
     let message = Message::decode(&error).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral());
+    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral()).content;
     assert_eq!(blocks.len(), 1);
     assert_eq!(
         blocks[0].as_text(),

@@ -60,7 +60,7 @@ fn read_resource_contents_are_embedded_resources() {
         "not an object"
     ], "ttlMs": 0, "cacheScope": "private"}});
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ToolResult, &registry(), &neutral());
+    let blocks = convert_message(&message, Provenance::ToolResult, &registry(), &neutral()).content;
     assert_eq!(blocks.len(), 5);
     assert_eq!(blocks[0].as_text(), Some("alpha"));
     assert_eq!(

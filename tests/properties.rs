@@ -23,7 +23,7 @@ fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
     let mut texts = vec![history(&message, &registry, &HistoryOptions::default())];
     let mut all = Vec::new();
     for target in targets() {
-        let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target);
+        let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target).content;
         texts.extend(blocks.iter().filter_map(AgentBlock::as_text).map(str::to_owned));
         all.push(target.blocks_json(&blocks).to_string());
         let result = tool_result(&message, "tool", "toolu_1", &registry, &target);
@@ -179,7 +179,8 @@ proptest! {
         let message = Message::decode(&input).unwrap();
         let blocks: Vec<_> = message.blocks().collect();
         for target in targets() {
-            prop_assert_eq!(convert_message(&message, Provenance::PushEvent, &registry, &target).len(), blocks.len());
+            let converted = convert_message(&message, Provenance::PushEvent, &registry, &target);
+            prop_assert_eq!(converted.content.len() + converted.held_for_user.len(), blocks.len());
         }
         // The blocks' own string: each block's piece, but those for the user only, held back.
         let whole = history_blocks(blocks.iter().copied(), &registry, &HistoryOptions::default());
@@ -240,7 +241,7 @@ proptest! {
         if let Ok(message) = Message::decode(&input) {
             for target in targets() {
                 let _ = history(&message, &registry, &HistoryOptions { budget: Some(50), ..HistoryOptions::default() });
-                let blocks = convert_message(&message, Provenance::ContextInjection, &registry, &target);
+                let blocks = convert_message(&message, Provenance::ContextInjection, &registry, &target).content;
                 let _ = target.blocks_json(&blocks);
                 let result = tool_result(&message, "t", "toolu_1", &registry, &target);
                 let _ = target.tool_results_json(&[result]);

@@ -166,7 +166,7 @@ fn blocks_around_refused_media_come_through() {
         {"type": "text", "text": "after"}
     ]});
     let decoded = Message::decode(&message).unwrap();
-    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &Target::anthropic());
+    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &Target::anthropic()).content;
     assert_eq!(blocks.len(), 5);
     assert_eq!(blocks[0].as_text(), Some("before"));
     assert!(blocks[1].as_text().unwrap().ends_with("not sent: unsupported type]"));

@@ -121,7 +121,9 @@ fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
         Err(e) => return outcome.failures.push(format!("{name}: does not decode: {e}")),
     };
     let registry = registry();
+    // Every block is accounted for: for the model, or held back for the user.
     let converted = convert_message(&message, Provenance::PushEvent, &registry, &neutral());
+    let converted: Vec<AgentBlock<'_>> = converted.content.into_iter().chain(converted.held_for_user).collect();
     let lanes = Lanes {
         history: history(&message, &registry, &HistoryOptions::default()),
         converted_text: converted
@@ -354,7 +356,7 @@ fn everything_server_resource_references_show_the_resource_text() {
         let message = Message::decode(response).unwrap();
         let text = history(&message, &registry(), &HistoryOptions::default());
         assert!(text.contains(needle), "{file}: {text}");
-        let converted = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral());
+        let converted = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral()).content;
         assert!(
             converted
                 .iter()
@@ -411,7 +413,7 @@ fn map_vector(file: &Value) -> Option<Mapped> {
             is_error: false,
         },
         "resources/read" => Mapped {
-            content: owned(convert_message(&message, Provenance::ToolResult, &registry, &neutral())),
+            content: owned(convert_message(&message, Provenance::ToolResult, &registry, &neutral()).content),
             held: Vec::new(),
             is_error: false,
         },

@@ -71,11 +71,12 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
         let _ = history(message, registry, &HistoryOptions { budget, ..HistoryOptions::default() });
     }
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
-        let blocks = convert_message(message, Provenance::PushEvent, registry, &target);
+        let converted = convert_message(message, Provenance::PushEvent, registry, &target);
         if !matches!(message, Message::RpcError(_)) {
-            assert_eq!(blocks.len(), count, "every block gives one agent block");
+            let given = converted.content.len() + converted.held_for_user.len();
+            assert_eq!(given, count, "every block gives one agent block, for the model or held back");
         }
-        let _ = target.blocks_json(&blocks);
+        let _ = target.blocks_json(&converted.content);
         let result = tool_result(message, "tool", "toolu_1", registry, &target);
         assert!(!result.content.is_empty(), "a tool result is never empty");
         let _ = target.tool_results_json(&[result]);

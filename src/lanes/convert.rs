@@ -11,6 +11,7 @@ use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
+use crate::tool_result::for_user_only;
 use crate::wire::{Block, MediaKind, Message};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.
@@ -177,23 +178,61 @@ pub(crate) fn convert_block_deferred<'a>(
     }
 }
 
-/// Converts every block of a message, in order, as [`convert_block`] does. A JSON-RPC error
-/// gives one text block, `[request failed: error <code>: <message>]`.
+/// Every block of a message, converted: what goes to the model, and what is held back for the
+/// user.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[must_use]
+pub struct Converted<'a> {
+    /// The agent blocks the model reads, in order.
+    pub content: Vec<AgentBlock<'a>>,
+    /// The agent blocks of the blocks whose `annotations.audience` leaves out the assistant:
+    /// held back from the model, for the host to show the user (as `tool_result` does).
+    pub held_for_user: Vec<AgentBlock<'a>>,
+}
+
+/// Converts every block of a message, in order, as [`convert_block`] does: one agent block
+/// for each, in [`Converted::content`], or, for a block for the user only, in
+/// [`Converted::held_for_user`]. A JSON-RPC error gives one text block,
+/// `[request failed: error <code>: <message>]`.
+///
+/// ```
+/// use mcp_agent_view::{convert_message, Message, Provenance, ReferenceRegistry, Target};
+///
+/// let json = serde_json::json!({"content": [
+///     {"type": "text", "text": "for the model"},
+///     {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}
+/// ]});
+/// let message = Message::decode(&json)?;
+/// let converted = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &Target::anthropic());
+/// assert_eq!(converted.content[0].as_text(), Some("for the model"));
+/// assert_eq!(converted.held_for_user[0].as_text(), Some("for the user"));
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
 pub fn convert_message<'a>(
     message: &'a Message<'_>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
     target: &Target,
-) -> Vec<AgentBlock<'a>> {
+) -> Converted<'a> {
     if let Message::RpcError(error) = message {
-        return vec![AgentBlock::Text {
-            text: Cow::Owned(rpc_error(error)),
-        }];
+        return Converted {
+            content: vec![AgentBlock::Text {
+                text: Cow::Owned(rpc_error(error)),
+            }],
+            held_for_user: Vec::new(),
+        };
     }
-    let mut out = Vec::with_capacity(message.blocks().count());
-    out.extend(message.blocks().map(|b| convert_block(b, provenance, registry, target)));
-    out
+    let mut content = Vec::with_capacity(message.blocks().count());
+    let mut held_for_user = Vec::new();
+    for block in message.blocks() {
+        let converted = convert_block(block, provenance, registry, target);
+        if for_user_only(block) {
+            held_for_user.push(converted);
+        } else {
+            content.push(converted);
+        }
+    }
+    Converted { content, held_for_user }
 }
 
 impl From<MediaKind> for Claim {

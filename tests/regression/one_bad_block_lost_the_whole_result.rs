@@ -24,7 +24,7 @@ fn undecodable_blocks_never_sink_the_result() {
          Done."
     );
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &neutral());
+    let blocks = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &neutral()).content;
     assert_eq!(blocks.len(), 5);
     assert!(matches!(blocks[3], mcp_agent_view::AgentBlock::Image { .. }));
 }

@@ -50,7 +50,7 @@ fn sent(message: &Value) -> Vec<Value> {
     for target in targets() {
         let result = tool_result(&message, "t", "toolu_1", &registry, &target);
         out.push(Value::Array(target.tool_results_json(&[result])));
-        out.push(target.blocks_json(&convert_message(&message, Provenance::PushEvent, &registry, &target)));
+        out.push(target.blocks_json(&convert_message(&message, Provenance::PushEvent, &registry, &target).content));
         out.push(Value::Array(
             target.messages_json(&prompt_messages(&message, &registry, &target)),
         ));
@@ -151,12 +151,8 @@ fn every_input_image_has_a_detail() {
         let out = target.tool_results_json(&[result]);
         assert_eq!(out[0]["output"][0]["type"], "input_image");
         assert_eq!(out[0]["output"][0]["detail"], name);
-        let blocks = target.blocks_json(&convert_message(
-            &message,
-            Provenance::PushEvent,
-            &ReferenceRegistry::new(),
-            &target,
-        ));
+        let blocks = target
+            .blocks_json(&convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &target).content);
         assert_eq!(blocks[0]["detail"], name);
     }
 }

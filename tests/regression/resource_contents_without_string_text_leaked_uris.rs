@@ -28,7 +28,7 @@ fn everything_read(input: &Value) -> Vec<String> {
             Message::decode(input).unwrap(),
         ] {
             out.push(history(&message, &registry, &HistoryOptions::default()));
-            let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target);
+            let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target).content;
             out.push(target.blocks_json(&blocks).to_string());
             let result = tool_result(&message, "t", "toolu_1", &registry, &target);
             out.push(Value::from(target.tool_results_json(&[result])).to_string());

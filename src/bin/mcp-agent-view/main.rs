@@ -255,7 +255,7 @@ pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<Str
         }
         Show::Blocks { target } => {
             let target = Target::for_provider(*target);
-            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry, &target);
+            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry, &target).content;
             pretty(&target.blocks_json(&blocks))
         }
         Show::ToolResult { name, id, target } => {
