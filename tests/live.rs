@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-agent-view");
 
@@ -519,4 +519,62 @@ mod bridge {
             client.close().await;
         });
     }
+}
+
+/// The official filesystem server (pinned in `live/package.json`), over a folder of its own.
+fn filesystem(dir: &std::path::Path) -> Vec<String> {
+    let server = live_dir().join("node_modules/.bin/mcp-server-filesystem");
+    assert!(
+        server.exists(),
+        "the filesystem server is not installed: run `npm ci --prefix live` (looked for {})",
+        server.display()
+    );
+    vec![
+        server.to_string_lossy().into_owned(),
+        dir.to_string_lossy().into_owned(),
+    ]
+}
+
+#[test]
+fn the_filesystem_servers_media_reads_as_media_without_repeated_json() {
+    use base64::Engine as _;
+    let dir = std::env::temp_dir().join(format!("mav-fs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend([7u8; 32]);
+    std::fs::write(dir.join("shot.png"), &png).unwrap();
+    std::fs::write(
+        dir.join("paper.pdf"),
+        b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n",
+    )
+    .unwrap();
+    let server = filesystem(&dir);
+    let server: Vec<&str> = server.iter().map(String::as_str).collect();
+    let read = |file: &str| -> Value {
+        let arguments = json!({"path": dir.join(file)}).to_string();
+        let out = call(&["--target", "anthropic"], &server, "read_media_file", Some(&arguments));
+        serde_json::from_str(&out).unwrap()
+    };
+    // The image, and no JSON repeating it (the server's structuredContent is `{content: [it]}`).
+    let image = read("shot.png");
+    let content = &image["messages"][0]["content"][0]["content"];
+    assert_eq!(content.as_array().unwrap().len(), 1, "{content}");
+    assert_eq!(content[0]["type"], "image");
+    assert_eq!(content[0]["source"]["media_type"], "image/png");
+    assert_eq!(
+        content[0]["source"]["data"],
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
+    // A PDF, which the server sends as an embedded blob of `application/octet-stream`: a document.
+    let pdf = read("paper.pdf");
+    let content = &pdf["messages"][0]["content"][0]["content"];
+    assert_eq!(content.as_array().unwrap().len(), 1, "{content}");
+    assert_eq!(content[0]["type"], "document", "{content}");
+    assert_eq!(content[0]["source"]["media_type"], "application/pdf");
+    // No uri of the file reaches the model.
+    assert!(
+        !pdf.to_string().contains("paper.pdf") && !pdf.to_string().contains("file://"),
+        "{pdf}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
