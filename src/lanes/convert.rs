@@ -11,8 +11,8 @@ use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
-use crate::tool_result::for_user_only;
-use crate::wire::{Block, MediaKind, Message};
+use crate::tool_result::{beside_blocks, for_user_only, TOOL_ERROR_LINE};
+use crate::wire::{Block, BlockKind, MediaKind, Message};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.
 ///
@@ -192,8 +192,11 @@ pub struct Converted<'a> {
 
 /// Converts every block of a message, in order, as [`convert_block`] does: one agent block
 /// for each, in [`Converted::content`], or, for a block for the user only, in
-/// [`Converted::held_for_user`]. A JSON-RPC error gives one text block,
-/// `[request failed: error <code>: <message>]`.
+/// [`Converted::held_for_user`]. A tool result (or an event payload of its shape) tells the
+/// model what [`tool_result`](crate::tool_result) tells it: `[tool error]` first where it has
+/// `isError: true`, its `structuredContent` where no text block is left, and
+/// `[output displayed to user]` or `[tool returned no content]` rather than nothing. A
+/// JSON-RPC error gives one text block, `[request failed: error <code>: <message>]`.
 ///
 /// ```
 /// use mcp_agent_view::{convert_message, Message, Provenance, ReferenceRegistry, Target};
@@ -222,14 +225,36 @@ pub fn convert_message<'a>(
             held_for_user: Vec::new(),
         };
     }
-    let mut content = Vec::with_capacity(message.blocks().count());
+    let mut content = Vec::with_capacity(message.blocks().count() + 1);
     let mut held_for_user = Vec::new();
+    let mut has_text = false;
     for block in message.blocks() {
         let converted = convert_block(block, provenance, registry, target);
         if for_user_only(block) {
             held_for_user.push(converted);
         } else {
+            has_text |= matches!(block.kind, BlockKind::Text { .. });
             content.push(converted);
+        }
+    }
+    // A tool result (or an event payload of its shape) tells the model here what it tells it
+    // on every lane: its error, its structured content, never nothing.
+    if let Message::ToolResult(result) = message {
+        let shown = content.len();
+        let structured = result.structured_content.as_deref();
+        if let Some((mut beside, stubs)) = beside_blocks(structured, shown, has_text, held_for_user.len(), registry) {
+            registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
+            content.push(AgentBlock::Text {
+                text: Cow::Owned(beside),
+            });
+        }
+        if result.is_error {
+            content.insert(
+                0,
+                AgentBlock::Text {
+                    text: Cow::Borrowed(TOOL_ERROR_LINE),
+                },
+            );
         }
     }
     Converted { content, held_for_user }

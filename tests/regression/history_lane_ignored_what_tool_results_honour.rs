@@ -5,14 +5,30 @@
 //! repeats its content, gave the model the image and a redundant JSON text.
 
 use mcp_agent_view::{
-    history, history_json, tool_result, HistoryOptions, Message, ReferenceRegistry, Target, TOOL_ERROR_LINE,
+    convert_message, history, history_json, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry,
+    Target, TOOL_ERROR_LINE,
 };
 use serde_json::{json, Value};
 
 /// The history string from a `Value` and from its bytes (they must agree), and the texts of
-/// the tool result.
+/// the tool result; the blocks lane (`convert_message`) must give the history's lines.
 fn both(message: &Value) -> (String, Vec<String>) {
     let decoded = Message::decode(message).unwrap();
+    let converted = convert_message(
+        &decoded,
+        Provenance::ToolResult,
+        &ReferenceRegistry::with_seed(1),
+        &Target::neutral(),
+    );
+    let blocks: Vec<String> = converted
+        .content
+        .iter()
+        .filter_map(|b| b.as_text().map(str::to_owned))
+        .collect();
+    let shown = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default());
+    if converted.content.iter().all(|b| b.as_text().is_some()) {
+        assert_eq!(blocks.join("\n"), shown, "the blocks lane tells what history tells");
+    }
     let from_value = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default());
     let bytes = message.to_string();
     let from_bytes = history_json(
