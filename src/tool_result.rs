@@ -192,15 +192,29 @@ impl AgentToolResult<'_> {
         }
     }
 
-    /// The result as an Anthropic Messages `tool_result` block.
+    /// The result in the crate's neutral JSON, as [`Target::tool_results_json`] gives it for
+    /// the neutral target: `{"type":"tool_result","toolUseId","isError","content":[…]}`.
+    /// A provider's shape comes from its [`Target`] only.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        crate::target::anthropic_tool_result(self)
+        Target::neutral()
+            .tool_results_json(std::slice::from_ref(self))
+            .pop()
+            .unwrap_or(Value::Null)
     }
 }
 
+/// The neutral JSON of [`AgentToolResult::to_json`], with what is held back for the user
+/// beside it: `"heldForUser": […]`.
 impl Serialize for AgentToolResult<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(serializer)
+        let mut json = self.to_json();
+        if let Value::Object(fields) = &mut json {
+            fields.insert(
+                "heldForUser".to_owned(),
+                Target::neutral().blocks_json(&self.held_for_user),
+            );
+        }
+        json.serialize(serializer)
     }
 }

@@ -3,6 +3,8 @@
 
 mod common;
 
+use base64::Engine as _;
+
 use common::{neutral, registry};
 use mcp_agent_view::{tool_call_failed, tool_result, AgentBlock, AgentToolResult, Message};
 use serde_json::{json, Value};
@@ -222,7 +224,36 @@ fn bad_blocks_keep_their_markers_and_siblings() {
 }
 
 #[test]
-fn serializes_to_an_anthropic_tool_result_block() {
+fn media_checked_for_one_target_is_checked_again_for_another() {
+    // A 6 MiB PNG passes OpenAI's 20 MiB; Anthropic's limit is 5 MiB.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.resize(6 * 1024 * 1024, 7);
+    let data = base64::engine::general_purpose::STANDARD.encode(&png);
+    let message = mcp_agent_view::Message::decode(
+        &json!({"content": [{"type": "image", "data": data, "mimeType": "image/png"}]}),
+    )
+    .unwrap();
+    let registry = mcp_agent_view::ReferenceRegistry::new();
+    let checked_for_openai = mcp_agent_view::tool_result(
+        &message,
+        "t",
+        "toolu_1",
+        &registry,
+        &mcp_agent_view::Target::openai_responses(),
+    );
+    assert!(matches!(
+        checked_for_openai.content[0],
+        mcp_agent_view::AgentBlock::Image { .. }
+    ));
+    let out = mcp_agent_view::Target::anthropic().tool_results_json(&[checked_for_openai]);
+    assert_eq!(
+        out[0]["content"][0]["content"],
+        json!([{"type": "text", "text": "[image: image/png, ~6.0MB, not sent: over 5MB]"}])
+    );
+}
+
+#[test]
+fn serializes_to_the_neutral_shape_and_each_provider_shape_comes_from_its_target() {
     let result = result_of(&json!({"content": [
         {"type": "text", "text": "Here:"},
         {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
@@ -232,11 +263,26 @@ fn serializes_to_an_anthropic_tool_result_block() {
         serde_json::to_value(&result).unwrap(),
         json!({
             "type": "tool_result",
+            "toolUseId": "toolu_01",
+            "isError": true,
+            "content": [
+                {"type": "text", "text": "Here:"},
+                {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="},
+                {"type": "audio", "mimeType": "audio/wav", "data": "UklGRiQAAABXQVZF"}
+            ],
+            "heldForUser": []
+        })
+    );
+    assert_eq!(
+        mcp_agent_view::Target::anthropic().tool_results_json(&[result])[0]["content"][0],
+        json!({
+            "type": "tool_result",
             "tool_use_id": "toolu_01",
             "content": [
                 {"type": "text", "text": "Here:"},
                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
-                {"type": "text", "text": "[audio: audio/wav, 12B]"}
+                // Checked for the neutral target, audio is checked again for Anthropic.
+                {"type": "text", "text": "[audio: audio/wav, 12B, not sent: unsupported type]"}
             ],
             "is_error": true
         })

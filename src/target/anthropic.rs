@@ -24,7 +24,7 @@ fn block(block: &AgentBlock<'_>) -> Value {
 }
 
 /// One `tool_result` block.
-pub(crate) fn tool_result(result: &AgentToolResult<'_>) -> Value {
+fn tool_result(result: &AgentToolResult<'_>) -> Value {
     json!({
         "type": "tool_result",
         "tool_use_id": result.tool_use_id,

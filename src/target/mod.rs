@@ -3,7 +3,6 @@
 
 mod anthropic;
 
-pub(crate) use anthropic::tool_result as anthropic_tool_result;
 pub(crate) mod check;
 mod neutral;
 mod openai_chat;
@@ -330,7 +329,7 @@ impl Target {
     /// is one `[empty text]` block.
     #[must_use]
     pub fn blocks_json(&self, blocks: &[AgentBlock<'_>]) -> Value {
-        let blocks = &*sendable(blocks, EMPTY_TEXT);
+        let blocks = &*self.sendable(blocks, EMPTY_TEXT);
         match self.provider {
             Provider::Neutral => neutral::blocks(blocks),
             Provider::Anthropic => anthropic::blocks(blocks),
@@ -350,14 +349,17 @@ impl Target {
     /// `[tool returned no content]`.
     #[must_use]
     pub fn tool_results_json(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
-        let results: Cow<'_, [AgentToolResult<'_>]> = if results.iter().all(|r| !r.content.iter().any(is_blank)) {
+        let results: Cow<'_, [AgentToolResult<'_>]> = if results
+            .iter()
+            .all(|r| !r.content.iter().any(|b| is_blank(b) || self.refuses(b).is_some()))
+        {
             Cow::Borrowed(results)
         } else {
             Cow::Owned(
                 results
                     .iter()
                     .map(|r| AgentToolResult {
-                        content: sendable(&r.content, crate::render::NO_CONTENT).into_owned(),
+                        content: self.sendable(&r.content, crate::render::NO_CONTENT).into_owned(),
                         ..r.clone()
                     })
                     .collect(),
@@ -382,7 +384,7 @@ impl Target {
             .iter()
             .map(|m| AgentMessage {
                 role: m.role.clone(),
-                content: sendable(&m.content, EMPTY_TEXT).into_owned(),
+                content: self.sendable(&m.content, EMPTY_TEXT).into_owned(),
             })
             .collect();
         let messages = &messages;
@@ -432,19 +434,78 @@ fn is_blank(block: &AgentBlock<'_>) -> bool {
     block.as_text().is_some_and(|t| t.trim().is_empty())
 }
 
-/// `blocks` without empty or white-space-only text blocks; where none is left, one text block
-/// of `instead`.
-fn sendable<'s, 'a>(blocks: &'s [AgentBlock<'a>], instead: &'static str) -> Cow<'s, [AgentBlock<'a>]> {
-    if !blocks.iter().any(is_blank) {
-        return Cow::Borrowed(blocks);
+impl Target {
+    /// Why this target would not take `block`'s media: media checked for another target (a
+    /// 6 MiB PNG checked for OpenAI, serialized for Anthropic) is checked again, by its type and
+    /// size, where it goes out. `None` for media it takes, and for text.
+    fn refuses(&self, block: &AgentBlock<'_>) -> Option<check::NotSent> {
+        let (mime_type, data, formats, limit): (&str, &str, Vec<&str>, Option<u64>) = match block {
+            AgentBlock::Text { .. } => return None,
+            AgentBlock::Image { mime_type, data } => (
+                mime_type,
+                data,
+                self.images.iter().map(|f| f.mime_type()).collect(),
+                self.max_image_bytes,
+            ),
+            AgentBlock::Audio { mime_type, data } => (
+                mime_type,
+                data,
+                self.audio.iter().map(|f| f.mime_type()).collect(),
+                self.max_audio_bytes,
+            ),
+            AgentBlock::Document { mime_type, data } => (
+                mime_type,
+                data,
+                if self.pdf { vec!["application/pdf"] } else { Vec::new() },
+                self.max_pdf_bytes,
+            ),
+        };
+        if !formats.contains(&mime_type) {
+            return Some(check::NotSent::UnsupportedType);
+        }
+        match limit {
+            Some(limit) if crate::render::base64_decoded_len(data.as_bytes()) > limit => {
+                Some(check::NotSent::TooLarge(limit))
+            }
+            _ => None,
+        }
     }
-    let kept: Vec<AgentBlock<'a>> = blocks.iter().filter(|b| !is_blank(b)).cloned().collect();
-    if kept.is_empty() {
-        return Cow::Owned(vec![AgentBlock::Text {
-            text: Cow::Borrowed(instead),
-        }]);
+
+    /// `blocks` as this target takes them: media it would not take as its marker with the
+    /// reason, and no empty or white-space-only text block; where none is left, one text
+    /// block of `instead`.
+    fn sendable<'s, 'a>(&self, blocks: &'s [AgentBlock<'a>], instead: &'static str) -> Cow<'s, [AgentBlock<'a>]> {
+        if !blocks.iter().any(|b| is_blank(b) || self.refuses(b).is_some()) {
+            return Cow::Borrowed(blocks);
+        }
+        let kept: Vec<AgentBlock<'a>> = blocks
+            .iter()
+            .filter(|b| !is_blank(b))
+            .map(|b| {
+                let (label, mime_type, data) = match b {
+                    AgentBlock::Text { .. } => return b.clone(),
+                    AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
+                    AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
+                    AgentBlock::Document { mime_type, data } => ("file", mime_type, data),
+                };
+                match self.refuses(b) {
+                    None => b.clone(),
+                    Some(reason) => {
+                        let size = crate::render::base64_decoded_len(data.as_bytes());
+                        AgentBlock::Text {
+                            text: Cow::Owned(crate::render::not_sent(label, Some(mime_type), size, reason)),
+                        }
+                    }
+                }
+            })
+            .collect();
+        if kept.is_empty() {
+            return Cow::Owned(vec![AgentBlock::Text {
+                text: Cow::Borrowed(instead),
+            }]);
+        }
+        Cow::Owned(kept)
     }
-    Cow::Owned(kept)
 }
 
 /// `data:<mime>;base64,<data>`, for the OpenAI shapes.
