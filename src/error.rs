@@ -40,6 +40,8 @@ pub struct Error(Box<Inner>);
 struct Inner {
     kind: ErrorKind,
     message: String,
+    /// Where in the input, for JSON errors: line and column, from 1.
+    at: Option<(usize, usize)>,
 }
 
 impl Error {
@@ -48,7 +50,29 @@ impl Error {
         Error(Box::new(Inner {
             kind,
             message: message.into(),
+            at: None,
         }))
+    }
+
+    /// The same error, at `line` and `column` of the input.
+    #[cold]
+    pub(crate) fn at(mut self, line: usize, column: usize) -> Self {
+        self.0.at = Some((line, column));
+        self
+    }
+
+    /// The line of the input where it is not JSON (from 1), for an error of kind
+    /// [`ErrorKind::Json`]; as `serde_json::Error::line`.
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        self.0.at.map(|(line, _)| line)
+    }
+
+    /// The column of that line (from 1, in bytes), for an error of kind [`ErrorKind::Json`];
+    /// as `serde_json::Error::column`.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        self.0.at.map(|(_, column)| column)
     }
 
     /// What went wrong.

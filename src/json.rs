@@ -789,6 +789,7 @@ impl<'a> Reader<'a> {
             ErrorKind::Json,
             format!("input is not JSON: {what} at line {line} column {column}"),
         )
+        .at(line, column)
     }
 }
 

@@ -113,5 +113,5 @@ pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
             Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| e),
             None => Err(e),
         })
-        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")))
+        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")).at(e.line(), e.column()))
 }

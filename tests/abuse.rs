@@ -237,3 +237,21 @@ fn credentials_in_uris_and_queries_never_reach_any_target() {
     let block = Block::decode(&value["content"][4]);
     assert!(matches!(classify_block(&block), Class::Withheld { .. }));
 }
+
+#[test]
+fn a_json_error_says_its_line_and_column_on_every_path() {
+    let bad = "{\"content\": [\n  {\"type\": \"text\", \"text\": \"a\"},\n  {\"type\": oops}\n]}";
+    let parsed = mcp_agent_view::Message::parse(bad.as_bytes()).unwrap_err();
+    assert_eq!(parsed.kind(), mcp_agent_view::ErrorKind::Json);
+    assert_eq!((parsed.line(), parsed.column()), (Some(3), Some(12)));
+    let value = mcp_agent_view::parse_json(bad.as_bytes()).unwrap_err();
+    let oracle = serde_json::from_str::<serde_json::Value>(bad).unwrap_err();
+    assert_eq!(
+        (value.line(), value.column()),
+        (Some(oracle.line()), Some(oracle.column()))
+    );
+    assert_eq!(value.line(), Some(3));
+    // An error that is no JSON error has no place.
+    let unrecognized = mcp_agent_view::Message::parse(b"42").unwrap_err();
+    assert_eq!((unrecognized.line(), unrecognized.column()), (None, None));
+}
