@@ -444,6 +444,12 @@ fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
 /// Whether a declared media type says nothing of what the bytes are: none, empty, or one of
 /// the generic binary types.
 fn is_generic(mime_type: Option<&str>) -> bool {
+    // The commonest types, at once.
+    match mime_type {
+        Some("application/octet-stream") | None => return true,
+        Some(m) if m.starts_with("image/") || m.starts_with("text/") || m.starts_with("audio/") => return false,
+        _ => {}
+    }
     match mime_type.map(|m| m.split(';').next().unwrap_or("").trim()) {
         None | Some("") => true,
         Some(m) => [
