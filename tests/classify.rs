@@ -357,3 +357,52 @@ fn warnings_name_what_a_host_should_log() {
     );
     assert!(classify(&json!({"type": "text", "text": "fine"})).warnings().is_empty());
 }
+
+#[test]
+fn a_data_url_without_a_type_and_no_declared_type_is_invalid() {
+    // Only a data URL that names its type gives the block one.
+    let block = json!({"type": "image", "data": "data:;base64,iVBORw0KGgo="});
+    assert_eq!(invalid_reason(&block), "image block without string mimeType");
+    let block = json!({"type": "image", "data": "data:image/png;base64,iVBORw0KGgo="});
+    match classify(&block) {
+        Class::Media(media) => {
+            assert_eq!(media.mime_type, "image/png");
+            assert_eq!(media.data, b"iVBORw0KGgo=");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn only_a_generic_declared_type_gives_way_to_the_bytes() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB";
+    let blob = |mime: Value| {
+        let mut resource = json!({"uri": "file:///x", "blob": png});
+        if !mime.is_null() {
+            resource["mimeType"] = mime;
+        }
+        classify(&json!({"type": "resource", "resource": resource}))
+    };
+    for generic in [
+        json!(null),
+        json!(""),
+        json!("application/octet-stream"),
+        json!("binary/octet-stream"),
+        json!("application/unknown; x=1"),
+    ] {
+        match blob(generic.clone()) {
+            Class::EmbeddedBlob(b) => {
+                assert_eq!(b.mime_type, Some("image/png"), "{generic}");
+                assert_eq!(b.form, BlobForm::Media(MediaKind::Image));
+            }
+            other => panic!("{generic}: {other:?}"),
+        }
+    }
+    // A type that says something is kept, whatever the bytes say (the media checks decide).
+    for declared in ["image/jpeg", "text/plain", "application/zip", "audio/wav"] {
+        match blob(json!(declared)) {
+            Class::EmbeddedBlob(b) => assert_eq!(b.mime_type, Some(declared)),
+            other => panic!("{declared}: {other:?}"),
+        }
+    }
+}
