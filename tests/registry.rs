@@ -161,5 +161,16 @@ fn a_reference_registered_again_keeps_the_strictest_disposition_and_what_its_stu
     let record = registry.lookup(id).unwrap();
     assert_eq!(record.disposition, Some(Disposition::Never));
     assert_eq!(record.name.as_deref(), Some("first.csv"));
+    // A media type or a size said anew is what the record holds next.
+    stub_of(json!({"type": "resource", "uri": "https://x.example/r", "name": "first.csv", "mimeType": "text/csv"}));
+    assert_eq!(registry.lookup(id).unwrap().mime_type.as_deref(), Some("text/csv"));
+    stub_of(
+        json!({"type": "resource", "uri": "https://x.example/r", "name": "first.csv", "mimeType": "text/csv", "sizeBytes": 7}),
+    );
+    let record = registry.lookup(id).unwrap();
+    assert_eq!(
+        (record.size_bytes, record.disposition),
+        (Some(7), Some(Disposition::Never))
+    );
     assert_eq!(registry.len(), 1);
 }
