@@ -193,6 +193,8 @@ struct Reading {
 impl Reading {
     #[track_caller]
     fn of(shown: String, registry: &ReferenceRegistry) -> Reading {
+        // Every stub's id was filled in: no placeholder is ever shown.
+        assert!(!shown.contains("ref_?????????????"), "a placeholder shown in {shown}");
         let ids: BTreeSet<String> = ids_in(&shown).into_iter().collect();
         // Reading has no side effects: the registry holds a record for each id shown, and no
         // other.

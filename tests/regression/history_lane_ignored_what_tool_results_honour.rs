@@ -101,3 +101,44 @@ fn structured_content_that_repeats_the_content_is_not_shown_again() {
     let (history, _) = both(&json!({"content": [image], "structuredContent": {"content": [image], "width": 1}}));
     assert!(history.ends_with(r#""width":1}"#), "{history}");
 }
+
+#[test]
+fn stubs_before_and_inside_what_the_result_adds_resolve() {
+    let registry = ReferenceRegistry::with_seed(2);
+    let link = json!({"type": "resource_link", "uri": "https://a.example/a", "name": "a"});
+    let message = json!({"content": [link], "isError": true,
+        "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b"}}});
+    let decoded = Message::decode(&message).unwrap();
+    let bytes = message.to_string();
+    for shown in [
+        history(&decoded, &registry, &HistoryOptions::default()),
+        history_json(bytes.as_bytes(), &registry, &HistoryOptions::default()).unwrap(),
+        convert_message(&decoded, Provenance::ToolResult, &registry, &Target::neutral())
+            .content
+            .iter()
+            .filter_map(|b| b.as_text().map(str::to_owned))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    ] {
+        assert!(shown.starts_with(&format!("{TOOL_ERROR_LINE}\n[ref_")), "{shown}");
+        assert!(!shown.contains('?'), "every id filled in: {shown}");
+        let ids: Vec<&str> = shown.match_indices("ref_").map(|(at, _)| &shown[at..at + 17]).collect();
+        // The link, then the structured content (no text block is left), with its own link.
+        assert_eq!(ids.len(), 2, "{shown}");
+        assert_eq!(registry.lookup(ids[0]).unwrap().uri, "https://a.example/a");
+        assert_eq!(registry.lookup(ids[1]).unwrap().uri, "https://b.example/b");
+    }
+    // Structured content with a link, shown: its stub resolves too.
+    let message = json!({"content": [], "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b"}}});
+    let shown = history(
+        &Message::decode(&message).unwrap(),
+        &registry,
+        &HistoryOptions::default(),
+    );
+    let at = shown.find("ref_").expect("a stub in the structured content");
+    assert_eq!(
+        registry.lookup(&shown[at..at + 17]).unwrap().uri,
+        "https://b.example/b",
+        "{shown}"
+    );
+}
