@@ -107,7 +107,7 @@ fn stubs_before_and_inside_what_the_result_adds_resolve() {
     let registry = ReferenceRegistry::with_seed(2);
     let link = json!({"type": "resource_link", "uri": "https://a.example/a", "name": "a"});
     let message = json!({"content": [link], "isError": true,
-        "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b"}}});
+        "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b", "mimeType": "text/csv"}}});
     let decoded = Message::decode(&message).unwrap();
     let bytes = message.to_string();
     for shown in [
@@ -125,8 +125,10 @@ fn stubs_before_and_inside_what_the_result_adds_resolve() {
         let ids: Vec<&str> = shown.match_indices("ref_").map(|(at, _)| &shown[at..at + 17]).collect();
         // The link, then the structured content (no text block is left), with its own link.
         assert_eq!(ids.len(), 2, "{shown}");
-        assert_eq!(registry.lookup(ids[0]).unwrap().uri, "https://a.example/a");
-        assert_eq!(registry.lookup(ids[1]).unwrap().uri, "https://b.example/b");
+        let (a, b) = (registry.lookup(ids[0]).unwrap(), registry.lookup(ids[1]).unwrap());
+        assert_eq!((a.uri.as_str(), a.name.as_deref()), ("https://a.example/a", Some("a")));
+        assert_eq!((b.uri.as_str(), b.name.as_deref()), ("https://b.example/b", Some("b")));
+        assert_eq!(b.mime_type.as_deref(), Some("text/csv"));
     }
     // Structured content with a link, shown: its stub resolves too.
     let message = json!({"content": [], "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b"}}});
