@@ -104,22 +104,27 @@ fn structured_content_that_repeats_the_content_is_not_shown_again() {
 
 #[test]
 fn stubs_before_and_inside_what_the_result_adds_resolve() {
-    let registry = ReferenceRegistry::with_seed(2);
     let link = json!({"type": "resource_link", "uri": "https://a.example/a", "name": "a"});
     let message = json!({"content": [link], "isError": true,
         "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b", "mimeType": "text/csv"}}});
     let decoded = Message::decode(&message).unwrap();
     let bytes = message.to_string();
-    for shown in [
-        history(&decoded, &registry, &HistoryOptions::default()),
-        history_json(bytes.as_bytes(), &registry, &HistoryOptions::default()).unwrap(),
-        convert_message(&decoded, Provenance::ToolResult, &registry, &Target::neutral())
-            .content
-            .iter()
-            .filter_map(|b| b.as_text().map(str::to_owned))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    ] {
+    let lanes: [&dyn Fn(&ReferenceRegistry) -> String; 3] = [
+        &|r| history(&decoded, r, &HistoryOptions::default()),
+        &|r| history_json(bytes.as_bytes(), r, &HistoryOptions::default()).unwrap(),
+        &|r| {
+            convert_message(&decoded, Provenance::ToolResult, r, &Target::neutral())
+                .content
+                .iter()
+                .filter_map(|b| b.as_text().map(str::to_owned))
+                .collect::<Vec<_>>()
+                .join("\n")
+        },
+    ];
+    for lane in lanes {
+        // A registry of its own each: what one lane registers, the next must not mend.
+        let registry = ReferenceRegistry::with_seed(2);
+        let shown = lane(&registry);
         assert!(shown.starts_with(&format!("{TOOL_ERROR_LINE}\n[ref_")), "{shown}");
         assert!(!shown.contains('?'), "every id filled in: {shown}");
         let ids: Vec<&str> = shown.match_indices("ref_").map(|(at, _)| &shown[at..at + 17]).collect();
@@ -130,6 +135,7 @@ fn stubs_before_and_inside_what_the_result_adds_resolve() {
         assert_eq!((b.uri.as_str(), b.name.as_deref()), ("https://b.example/b", Some("b")));
         assert_eq!(b.mime_type.as_deref(), Some("text/csv"));
     }
+    let registry = ReferenceRegistry::with_seed(2);
     // Structured content with a link, shown: its stub resolves too.
     let message = json!({"content": [], "structuredContent": {"see": {"type": "resource_link", "uri": "https://b.example/b", "name": "b"}}});
     let shown = history(
