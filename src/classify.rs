@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::json::as_u53;
 use crate::render::{base64_decoded_len, clean_label};
-use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar};
+use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -299,6 +299,17 @@ pub(crate) fn object_shape(keys: &ObjectKeys<'_>) -> ObjectShape {
         None if keys.uri && (keys.text || keys.blob || keys.mime_type) => ObjectShape::ResourceContents,
         Some(_) | None => ObjectShape::Plain,
     }
+}
+
+/// Whether `block` is not for the model: its `annotations.audience` is present and leaves out
+/// the assistant (`["user"]`, or roles this crate does not know). Every lane holds such a
+/// block back from the model, for the host to show the user.
+pub(crate) fn for_user_only(block: &Block<'_>) -> bool {
+    block
+        .annotations
+        .as_ref()
+        .and_then(|annotations| annotations.audience.as_ref())
+        .is_some_and(|audience| !audience.contains(&Role::Assistant))
 }
 
 /// Whether `type_name` is a block type this crate knows.

@@ -156,10 +156,17 @@ impl Inner {
         self.records.get(index)
     }
 
+    /// Where in `records` the record of `uri`, whose hash is `hash`, is kept.
+    fn find_index(&self, hash: u64, uri: &str) -> Option<usize> {
+        let n = *self.by_hash.get(&hash)?;
+        let first = self.next - self.records.len() as u64;
+        let index = usize::try_from(n.checked_sub(first)?).ok()?;
+        self.records.get(index).filter(|kept| &*kept.uri == uri).map(|_| index)
+    }
+
     /// The record of `uri`, whose hash is `hash`, where it is kept.
     fn find(&self, hash: u64, uri: &str) -> Option<&Kept> {
-        let n = *self.by_hash.get(&hash)?;
-        self.record(n).filter(|kept| &*kept.uri == uri)
+        self.find_index(hash, uri).map(|index| &self.records[index])
     }
 }
 
@@ -245,9 +252,8 @@ impl ReferenceRegistry {
 
     fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> String {
         let hash = self.uris.hash_one(shown.uri);
-        if let Some(n) = inner.find(hash, shown.uri).map(|_| inner.by_hash[&hash]) {
-            let first = inner.next - inner.records.len() as u64;
-            let kept = &mut inner.records[usize::try_from(n - first).unwrap_or(0)];
+        if let Some(index) = inner.find_index(hash, shown.uri) {
+            let kept = &mut inner.records[index];
             kept.testify(shown);
             return kept.id().to_owned();
         }

@@ -6,12 +6,13 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::classify::for_user_only;
 use crate::lanes::convert::{convert_block, AgentBlock};
 use crate::lanes::script::structured_text;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
-use crate::wire::{Block, BlockKind, Message, Role};
+use crate::wire::{BlockKind, Message};
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -120,17 +121,6 @@ pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentTo
 
 /// Whether a block's audience is present and leaves out the assistant. Roles this crate does
 /// not know are ignored.
-/// Whether `block` is not for the model: its `annotations.audience` is present and leaves out
-/// the assistant (`["user"]`, or roles this crate does not know). Every lane holds such a
-/// block back from the model, for the host to show the user.
-pub(crate) fn for_user_only(block: &Block<'_>) -> bool {
-    block
-        .annotations
-        .as_ref()
-        .and_then(|annotations| annotations.audience.as_ref())
-        .is_some_and(|audience| !audience.contains(&Role::Assistant))
-}
-
 /// Whether a result's `structuredContent` only repeats its content, as the official
 /// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
 /// object whose one key is `content`, an array of as many content blocks as the result has.

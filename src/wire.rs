@@ -1169,6 +1169,7 @@ struct Seen {
 }
 
 /// What the walk of one object keeps as it reads its members.
+#[derive(Default)]
 struct ObjectWalk<'a> {
     shape: Shape<'a>,
     seen: Seen,
@@ -1211,13 +1212,7 @@ const MESSAGE_KEYS: [&[u8]; 16] = [
 fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) -> Result<Shape<'a>, Error> {
     let start = r.position();
     let mark = sink.mark();
-    let mut walk = ObjectWalk {
-        shape: Shape::default(),
-        seen: Seen::default(),
-        result: None,
-        payload: None,
-        streamed: 0,
-    };
+    let mut walk = ObjectWalk::default();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         member(&key_name(&key), r, sink, &mut walk, outer)?;
@@ -1278,13 +1273,7 @@ fn walk_object_as_serde_json<'a>(
     } else {
         b"contents"
     };
-    let mut walk = ObjectWalk {
-        shape: Shape::default(),
-        seen: Seen::default(),
-        result: None,
-        payload: None,
-        streamed: 0,
-    };
+    let mut walk = ObjectWalk::default();
     for (name, mark) in MESSAGE_KEYS.iter().zip(last) {
         let Some(mark) = mark else { continue };
         let streams = matches!(*name, b"content" | b"messages" | b"contents");

@@ -6,12 +6,12 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
-use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
+use crate::classify::{classify_block, for_user_only, BlobForm, Class, EmbeddedBlob};
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
-use crate::tool_result::{beside_blocks, for_user_only, TOOL_ERROR_LINE};
+use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
 use crate::wire::{Block, BlockKind, MediaKind, Message};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.

@@ -1,11 +1,11 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
-use crate::classify::classify_block;
+use crate::classify::{classify_block, for_user_only};
 use crate::error::Error;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::DISPLAYED_TO_USER;
 use crate::render::{rpc_error, show, Provenance};
-use crate::tool_result::{beside_blocks, for_user_only, TOOL_ERROR_LINE};
+use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
 use crate::wire::BlockKind;
 use crate::wire::{walk, Block, Message, Sink};
 
