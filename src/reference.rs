@@ -38,7 +38,9 @@ pub struct ReferenceRecord {
 /// permutation of a counter). A reference registered again updates its record to what its
 /// stub shows now (name, media type, size), and keeps the strictest disposition it was ever
 /// given: `never` is never lost. At most [`MAX_RECORDS`] records are kept, the oldest evicted
-/// first. The registry is `Sync`: share it between threads behind a reference or an `Arc`.
+/// first; a message that shows more new references than that keeps the records of its last
+/// [`MAX_RECORDS`], and its earlier stubs name ids that [`ReferenceRegistry::lookup`] reports
+/// evicted (their records are never made: they would not outlive the message). The registry is `Sync`: share it between threads behind a reference or an `Arc`.
 ///
 /// ```
 /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
@@ -113,7 +115,7 @@ impl Kept {
     }
 
     fn id(&self) -> &str {
-        std::str::from_utf8(&self.id).unwrap_or_default()
+        id_str(&self.id)
     }
 
     fn record(&self) -> ReferenceRecord {
@@ -218,7 +220,7 @@ impl ReferenceRegistry {
     /// Registers `reference` and appends its id to `out`.
     pub(crate) fn push_id(&self, reference: &Reference<'_>, out: &mut String) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        out.push_str(&self.register_locked(&mut inner, &ShownRef::of(reference)));
+        out.push_str(id_str(&self.register_locked(&mut inner, &ShownRef::of(reference))));
     }
 
     /// Appends the id of `reference` to `out` where this registry holds a record of it that
@@ -245,17 +247,30 @@ impl ReferenceRegistry {
             return;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        for shown in &stubs.shown {
-            write(shown.at, &self.register_locked(&mut inner, &stubs.get(shown)));
+        // More stubs than the registry keeps: the records of the first ones would be evicted
+        // before this call returns (and every record held before it with them), so they get
+        // their ids, in order, and no record is made for them.
+        let (evicted, kept) = stubs.shown.split_at(stubs.shown.len().saturating_sub(MAX_RECORDS));
+        if !evicted.is_empty() {
+            inner.records.clear();
+            inner.by_hash.clear();
+        }
+        for shown in evicted {
+            let n = inner.next;
+            inner.next += 1;
+            write(shown.at, id_str(&self.id_of(n)));
+        }
+        for shown in kept {
+            write(shown.at, id_str(&self.register_locked(&mut inner, &stubs.get(shown))));
         }
     }
 
-    fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> String {
+    fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> [u8; 17] {
         let hash = self.uris.hash_one(shown.uri);
         if let Some(index) = inner.find_index(hash, shown.uri) {
             let kept = &mut inner.records[index];
             kept.testify(shown);
-            return kept.id().to_owned();
+            return kept.id;
         }
         let n = inner.next;
         inner.next += 1;
@@ -279,7 +294,7 @@ impl ReferenceRegistry {
                 }
             }
         }
-        std::str::from_utf8(&id).unwrap_or_default().to_owned()
+        id
     }
 
     /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this
@@ -484,6 +499,11 @@ impl<'r> Stubs<'r> {
             size_bytes: shown.size_bytes,
         }
     }
+}
+
+/// An id as the registry writes it: ASCII, so always a `str`.
+fn id_str(id: &[u8; 17]) -> &str {
+    std::str::from_utf8(id).unwrap_or_default()
 }
 
 fn halves(x: u64) -> (u32, u32) {

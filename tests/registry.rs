@@ -174,3 +174,40 @@ fn a_reference_registered_again_keeps_the_strictest_disposition_and_what_its_stu
     );
     assert_eq!(registry.len(), 1);
 }
+
+#[test]
+fn a_message_of_more_links_than_are_kept_keeps_the_last_ones_with_the_ids_one_by_one_gives() {
+    use mcp_agent_view::{history, HistoryOptions, Message};
+    let uris: Vec<String> = (0..MAX_RECORDS + 5).map(|i| format!("https://h.example/{i}")).collect();
+    let links: Vec<_> = uris
+        .iter()
+        .map(|uri| json!({"type": "resource_link", "uri": uri, "name": "n"}))
+        .collect();
+    let registry = ReferenceRegistry::with_seed(7);
+    let before = registry.register(&reference("https://h.example/before"));
+    let shown = history(
+        &Message::decode(&json!({ "content": links })).unwrap(),
+        &registry,
+        &HistoryOptions::default(),
+    );
+    let ids: Vec<&str> = shown.lines().map(|line| &line[1..18]).collect();
+    assert_eq!(ids.len(), uris.len());
+
+    // The ids registering the same links one by one gives, after the same first one.
+    let one_by_one = ReferenceRegistry::with_seed(7);
+    one_by_one.register(&reference("https://h.example/before"));
+    let expected: Vec<String> = uris.iter().map(|uri| one_by_one.register(&reference(uri))).collect();
+    assert_eq!(ids, expected);
+
+    assert_eq!(registry.len(), MAX_RECORDS);
+    for id in ids[..5].iter().copied().chain([before.as_str()]) {
+        assert_eq!(
+            registry.lookup(id).unwrap_err().kind(),
+            ErrorKind::EvictedReference,
+            "{id}"
+        );
+    }
+    for (id, uri) in ids[5..].iter().zip(&uris[5..]) {
+        assert_eq!(&registry.lookup(id).unwrap().uri, uri);
+    }
+}
