@@ -38,9 +38,7 @@ pub struct ReferenceRecord {
 /// permutation of a counter). A reference registered again updates its record to what its
 /// stub shows now (name, media type, size), and keeps the strictest disposition it was ever
 /// given: `never` is never lost. At most [`MAX_RECORDS`] records are kept, the oldest evicted
-/// first; a message that shows more new references than that keeps the records of its last
-/// [`MAX_RECORDS`], and its earlier stubs name ids that [`ReferenceRegistry::lookup`] reports
-/// evicted (their records are never made: they would not outlive the message). The registry is `Sync`: share it between threads behind a reference or an `Arc`.
+/// first. The registry is `Sync`: share it between threads behind a reference or an `Arc`.
 ///
 /// ```
 /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
@@ -247,20 +245,7 @@ impl ReferenceRegistry {
             return;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        // More stubs than the registry keeps: the records of the first ones would be evicted
-        // before this call returns (and every record held before it with them), so they get
-        // their ids, in order, and no record is made for them.
-        let (evicted, kept) = stubs.shown.split_at(stubs.shown.len().saturating_sub(MAX_RECORDS));
-        if !evicted.is_empty() {
-            inner.records.clear();
-            inner.by_hash.clear();
-        }
-        for shown in evicted {
-            let n = inner.next;
-            inner.next += 1;
-            write(shown.at, id_str(&self.id_of(n)));
-        }
-        for shown in kept {
+        for shown in &stubs.shown {
             write(shown.at, id_str(&self.register_locked(&mut inner, &stubs.get(shown))));
         }
     }
