@@ -6,13 +6,12 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::classify::for_user_only;
-use crate::lanes::convert::{convert_block, AgentBlock};
+use crate::lanes::convert::{converted_blocks, AgentBlock, Converted};
 use crate::lanes::script::structured_text;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
-use crate::wire::{BlockKind, Message};
+use crate::wire::Message;
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -70,29 +69,13 @@ pub fn tool_result<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentToolResult<'a> {
-    let (is_error, structured) = match message {
+    let is_error = match message {
         Message::RpcError(error) => return tool_call_failed(name, tool_use_id, &error.message),
-        Message::ToolResult(result) => (result.is_error, result.structured_content.as_deref()),
-        _ => (false, None),
+        Message::ToolResult(result) => result.is_error,
+        _ => false,
     };
-    let mut content = Vec::new();
-    let mut held_for_user = Vec::new();
-    let mut has_text = false;
-    for block in message.blocks() {
-        let agent_block = convert_block(block, Provenance::ToolResult, registry, target);
-        if for_user_only(block) {
-            held_for_user.push(agent_block);
-        } else {
-            // The class `Text` is exactly this kind; classifying again would decode a textual blob twice.
-            has_text |= matches!(block.kind, BlockKind::Text { .. });
-            content.push(agent_block);
-        }
-    }
-    let shown = content.len();
-    if let Some((mut beside, stubs)) = beside_blocks(structured, shown, has_text, held_for_user.len(), registry) {
-        registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
-        content.push(text(beside));
-    }
+    let Converted { content, held_for_user } =
+        converted_blocks(message, Provenance::ToolResult, registry, target, true);
     AgentToolResult {
         tool_use_id: tool_use_id.to_owned(),
         content,

@@ -12,7 +12,7 @@ use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
 use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
-use crate::wire::{Block, BlockKind, MediaKind, Message};
+use crate::wire::{Block, MediaKind, Message};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.
 ///
@@ -128,23 +128,33 @@ pub fn convert_block<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentBlock<'a> {
+    convert_class(classify_block(block), provenance, registry, target)
+}
+
+/// [`convert_block`] of a block already classified.
+fn convert_class<'a>(
+    class: Class<'a>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> AgentBlock<'a> {
     let mut stubs = Stubs::new(registry);
-    let mut out = convert_block_deferred(block, provenance, &mut stubs, target);
+    let mut out = convert_class_deferred(class, provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
         registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
     }
     out
 }
 
-/// [`convert_block`], the ids of the stubs it writes left to `stubs` (at their places in the
+/// [`convert_class`], the ids of the stubs it writes left to `stubs` (at their places in the
 /// text block it gives).
-pub(crate) fn convert_block_deferred<'a>(
-    block: &'a Block<'_>,
+pub(crate) fn convert_class_deferred<'a>(
+    class: Class<'a>,
     provenance: Provenance,
     stubs: &mut Stubs<'_>,
     target: &Target,
 ) -> AgentBlock<'a> {
-    match classify_block(block) {
+    match class {
         Class::Text { text } | Class::EmbeddedText { text, .. } => AgentBlock::Text {
             text: Cow::Borrowed(text),
         },
@@ -225,36 +235,56 @@ pub fn convert_message<'a>(
             held_for_user: Vec::new(),
         };
     }
-    let mut content = Vec::with_capacity(message.blocks().count() + 1);
-    let mut held_for_user = Vec::new();
-    let mut has_text = false;
-    for block in message.blocks() {
-        let converted = convert_block(block, provenance, registry, target);
-        if for_user_only(block) {
-            held_for_user.push(converted);
-        } else {
-            has_text |= matches!(block.kind, BlockKind::Text { .. });
-            content.push(converted);
-        }
-    }
-    // A tool result (or an event payload of its shape) tells the model here what it tells it
-    // on every lane: its error, its structured content, never nothing.
+    let mut converted = converted_blocks(message, provenance, registry, target, false);
     if let Message::ToolResult(result) = message {
-        let shown = content.len();
-        let structured = result.structured_content.as_deref();
-        if let Some((mut beside, stubs)) = beside_blocks(structured, shown, has_text, held_for_user.len(), registry) {
-            registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
-            content.push(AgentBlock::Text {
-                text: Cow::Owned(beside),
-            });
-        }
         if result.is_error {
-            content.insert(
+            converted.content.insert(
                 0,
                 AgentBlock::Text {
                     text: Cow::Borrowed(TOOL_ERROR_LINE),
                 },
             );
+        }
+    }
+    converted
+}
+
+/// Every block of `message` converted, in order, those for the model apart from those for the
+/// user only; after them, for a tool result, its structured content where no text block is
+/// left, or the line that says why nothing is (what every lane tells the model). The
+/// tool-result lane reads every message as a tool result (`tool_result`).
+pub(crate) fn converted_blocks<'a>(
+    message: &'a Message<'_>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+    tool_result: bool,
+) -> Converted<'a> {
+    let mut content = Vec::with_capacity(message.blocks().count() + 1);
+    let mut held_for_user = Vec::new();
+    let mut has_text = false;
+    for block in message.blocks() {
+        let class = classify_block(block);
+        if for_user_only(block) {
+            held_for_user.push(convert_class(class, provenance, registry, target));
+        } else {
+            has_text |= matches!(class, Class::Text { .. });
+            content.push(convert_class(class, provenance, registry, target));
+        }
+    }
+    let structured = match message {
+        Message::ToolResult(result) => Some(result.structured_content.as_deref()),
+        _ if tool_result => Some(None),
+        _ => None,
+    };
+    if let Some(structured) = structured {
+        if let Some((mut beside, stubs)) =
+            beside_blocks(structured, content.len(), has_text, held_for_user.len(), registry)
+        {
+            registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
+            content.push(AgentBlock::Text {
+                text: Cow::Owned(beside),
+            });
         }
     }
     Converted { content, held_for_user }

@@ -12,7 +12,7 @@ use crate::lanes::convert::AgentBlock;
 use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents};
 
 use crate::classify::classify_block;
-use crate::lanes::convert::convert_block_deferred;
+use crate::lanes::convert::convert_class_deferred;
 use crate::reference::ReferenceRegistry;
 use crate::reference::Stubs;
 use crate::render::{self, Provenance};
@@ -508,7 +508,7 @@ struct Lane<'r> {
 fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut shown = lane.shown.borrow_mut();
     if let Some(target) = lane.media {
-        return convert_block_deferred(block, lane.provenance, &mut shown, target);
+        return convert_class_deferred(classify_block(block), lane.provenance, &mut shown, target);
     }
     let mut text = String::with_capacity(128);
     render::show(&classify_block(block), lane.provenance, &mut shown, &mut text);
