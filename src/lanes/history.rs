@@ -1,12 +1,11 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
-use crate::classify::{classify_block, for_user_only};
+use crate::classify::{classify_block, for_user_only, Class};
 use crate::error::Error;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::DISPLAYED_TO_USER;
 use crate::render::{rpc_error, show, Provenance};
 use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
-use crate::wire::BlockKind;
 use crate::wire::{walk, Block, Message, Sink};
 
 /// Options of the history lane.
@@ -139,13 +138,13 @@ impl<'r> Render<'r> {
             self.held += 1;
             return;
         }
-        self.has_text |= matches!(block.kind, BlockKind::Text { .. });
+        let class = classify_block(block);
+        self.has_text |= matches!(class, Class::Text { .. });
         if self.count > 0 {
             self.out.push('\n');
         }
         self.count += 1;
         let start = self.out.len();
-        let class = classify_block(block);
         show(&class, self.provenance, &mut self.stubs, &mut self.out);
         if let Some(atomic) = self.atomic.as_mut().filter(|_| !class.is_text()) {
             atomic.push(start..self.out.len());
