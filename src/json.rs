@@ -576,6 +576,7 @@ impl<'a> Reader<'a> {
     /// where it stood otherwise. For a value a reader expects, compared at once.
     #[inline(always)]
     pub(crate) fn eat<const N: usize>(&mut self, literal: &[u8; N]) -> bool {
+        self.skip_ws();
         let hit = self.bytes.get(self.pos..self.pos + N) == Some(&literal[..]);
         if hit {
             self.pos += N;
@@ -584,19 +585,29 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the object's next key and its colon where they are exactly `quoted` (the key in
-    /// its quotes, then `:`) with nothing between them, after the comma where one is due; the
-    /// reader stays where it stood otherwise. Servers write the keys of a block compact and in
-    /// the same order: a reader that expects one compares its bytes at once, where
+    /// its quotes, then `:`), after the comma where one is due, white space around them
+    /// skipped; the reader stays where it stood otherwise. Servers write the keys of a block
+    /// in the same order: a reader that expects one compares its bytes at once, where
     /// [`Reader::next_key`] scans for its end and its caller matches it against every key.
     #[inline(always)]
     pub(crate) fn eat_key<const N: usize>(&mut self, seq: &mut Seq, quoted: &[u8; N]) -> bool {
-        let at = self.pos + usize::from(!seq.first);
-        let comma_ok = seq.first || self.bytes.get(self.pos) == Some(&b',');
-        if comma_ok && self.bytes.get(at..at + N) == Some(&quoted[..]) {
-            self.pos = at + N;
+        let start = self.pos;
+        self.skip_ws();
+        if !seq.first {
+            if self.bytes.get(self.pos) != Some(&b',') {
+                self.pos = start;
+                return false;
+            }
+            self.pos += 1;
+            self.skip_ws();
+        }
+        if self.bytes.get(self.pos..self.pos + N) == Some(&quoted[..]) {
+            self.pos += N;
+            self.skip_ws();
             seq.first = false;
             true
         } else {
+            self.pos = start;
             false
         }
     }
@@ -1070,7 +1081,7 @@ mod tests {
 
     #[test]
     fn a_key_is_eaten_where_it_stands_exactly_as_expected() {
-        let mut r = Reader::new(br#"{"a":1,"b":2, "c":3,"d" :4,"e":5}"#);
+        let mut r = Reader::new(b"{\"a\":1,\"b\":2, \"c\": 3,\"d\" :4,\"e\":5 ,\n  \"f\":\t6}");
         let mut seq = r.object().unwrap();
         // Not the next key: nothing read.
         assert!(!r.eat_key(&mut seq, b"\"b\":"));
@@ -1078,15 +1089,20 @@ mod tests {
         assert_eq!(r.number().unwrap(), "1");
         assert!(r.eat_key(&mut seq, b"\"b\":"));
         assert_eq!(r.number().unwrap(), "2");
-        // A space after the comma, or before the colon: read the general way.
-        assert!(!r.eat_key(&mut seq, b"\"c\":"));
-        assert_eq!(r.next_key(&mut seq).unwrap().unwrap().raw(), b"c");
+        // White space after the comma and the colon (as Python writes JSON): eaten too.
+        assert!(r.eat_key(&mut seq, b"\"c\":"));
         assert_eq!(r.number().unwrap(), "3");
+        // White space before the colon: read the general way, nothing eaten.
+        let before = r.position();
         assert!(!r.eat_key(&mut seq, b"\"d\":"));
+        assert_eq!(r.position(), before);
         assert_eq!(r.next_key(&mut seq).unwrap().unwrap().raw(), b"d");
         assert_eq!(r.number().unwrap(), "4");
         assert!(r.eat_key(&mut seq, b"\"e\":"));
         assert_eq!(r.number().unwrap(), "5");
+        // Indented, and white space before the comma.
+        assert!(r.eat_key(&mut seq, b"\"f\":"));
+        assert_eq!(r.number().unwrap(), "6");
         // The end of the object, and of the input: nothing to eat.
         assert!(!r.eat_key(&mut seq, b"\"f\":"));
         assert!(r.next_key(&mut seq).unwrap().is_none());
@@ -1094,10 +1110,11 @@ mod tests {
         assert!(!r.eat_key(&mut seq, b"\"f\":"));
 
         // A literal: whole, or not at all (a string's closing quote is part of it).
-        let mut r = Reader::new(br#""text""#);
+        let mut r = Reader::new(br#" "text""#);
         assert!(!r.eat(b"\"texts\""));
         assert!(!r.eat(b"\"text\"\""));
-        assert_eq!(r.position(), 0);
+        // White space before a value is skipped, as every value read skips it.
+        assert_eq!(r.position(), 1);
         assert!(r.eat(b"\"text\""));
         r.finish().unwrap();
     }
