@@ -207,7 +207,8 @@ pub enum BlobForm {
 }
 
 /// Where a reference came from on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ReferenceSource {
     /// `type: "resource"` with a top-level `uri` (MCPL, RFC-005).
     BulkResource,
@@ -218,7 +219,8 @@ pub enum ReferenceSource {
 }
 
 /// A reference's `disposition` (RFC-005).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Disposition {
     /// `never`: the content is never to be inlined into the context.
     Never,

@@ -17,7 +17,11 @@ pub enum ErrorKind {
     UnrecognizedMessage,
     /// A reference id that this registry never issued.
     UnknownReference,
-    /// A reference id that this registry issued and has since evicted.
+    /// A registry snapshot that [`ReferenceRegistry::restore`](crate::ReferenceRegistry::restore)
+    /// cannot take: another format, no key, or records its key and counter do not give.
+    Snapshot,
+    /// A reference id that this registry issued and has since evicted. Its message reads
+    /// "unknown reference", as for an id never issued.
     EvictedReference,
     /// A provider name that is none of `neutral`, `anthropic`, `openai-chat`,
     /// `openai-responses` ([`Provider`](crate::Provider)'s `FromStr` and `Deserialize`).

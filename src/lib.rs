@@ -82,7 +82,7 @@ pub use lanes::convert::{convert_block, convert_message, AgentBlock, Converted};
 pub use lanes::history::{history, history_blocks, history_json, HistoryOptions};
 pub use lanes::script::{script_json, script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
 pub use prompt::{prompt_messages, AgentMessage};
-pub use reference::{ReferenceRecord, ReferenceRegistry, MAX_RECORDS};
+pub use reference::{ReferenceRecord, ReferenceRegistry, RegistrySnapshot, Verified, MAX_RECORDS};
 pub use render::{base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD};
 pub use target::{AudioFormat, ImageDetail, ImageFormat, Provider, Target, EMPTY_TEXT};
 pub use tool_result::{tool_call_failed, tool_result, AgentToolResult, TOOL_ERROR_LINE};

@@ -6,14 +6,19 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Mutex, PoisonError};
 
+use serde::{Deserialize, Serialize};
+
 use crate::classify::{Disposition, Reference, ReferenceSource};
 use crate::error::{Error, ErrorKind};
 
 /// How many records a registry keeps; registering more evicts the oldest.
 pub const MAX_RECORDS: usize = 2000;
 
-/// What the registry keeps of a reference, for the host's own fetcher.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the registry keeps of a reference, for the host's own fetcher: the server's testimony
+/// (uri, name, media type, size, expiry, digest, disposition, all as claimed), and, once a
+/// fetch has verified the bytes, what was verified.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReferenceRecord {
     /// The id the agent saw, `ref_…`.
     pub id: String,
@@ -29,6 +34,31 @@ pub struct ReferenceRecord {
     pub size_bytes: Option<u64>,
     /// The reference's disposition. `never` stays in force: a fetcher must not inline it.
     pub disposition: Option<Disposition>,
+    /// `expiresAt`, as the server sent it (RFC 3339, not yet parsed).
+    #[serde(default)]
+    pub expires_at: Option<String>,
+    /// `digest`, as the server sent it (`sha256:` and 43 base64url characters).
+    #[serde(default)]
+    pub digest: Option<String>,
+    /// What a fetch verified of the bytes, where one has.
+    #[serde(default)]
+    pub verified: Option<Verified>,
+}
+
+/// What a fetch verified of a reference's bytes: facts, where the rest of a record is
+/// testimony.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verified {
+    /// How many bytes arrived, decoded (identity octets).
+    pub bytes: u64,
+    /// The media type the bytes show (sniffed), or, where they show none, the claimed one.
+    pub mime_type: String,
+    /// Whether the bytes matched the record's `digest` (`false` where it had none).
+    pub digest_verified: bool,
+    /// Where the host saved them, if it did: `<ref id>.<extension of the observed type>`
+    /// under the host's directory. Never a name from the server.
+    pub path: Option<String>,
 }
 
 /// Issues opaque ids for references and keeps their records.
@@ -55,6 +85,8 @@ pub struct ReferenceRecord {
 /// ```
 #[derive(Debug)]
 pub struct ReferenceRegistry {
+    /// The registry's secret: every id and hash follows from it. Kept for snapshots.
+    key: (u64, u64),
     /// The keys of the id permutation's four rounds, from `key`.
     rounds: [u64; 4],
     /// Hashes uris, keyed from `key`.
@@ -82,9 +114,12 @@ struct Kept {
     uri: Box<str>,
     name: Option<Box<str>>,
     mime_type: Option<Box<str>>,
+    expires_at: Option<Box<str>>,
+    digest: Option<Box<str>>,
     source: ReferenceSource,
     size_bytes: Option<u64>,
     disposition: Option<Disposition>,
+    verified: Option<Box<Verified>>,
 }
 
 impl Kept {
@@ -93,8 +128,14 @@ impl Kept {
     /// lost).
     fn testify(&mut self, shown: &ShownRef<'_>) {
         if !self.holds(shown) {
+            if self.digest.as_deref() != shown.digest || self.size_bytes != shown.size_bytes {
+                // Bytes verified against other claims are no facts about these.
+                self.verified = None;
+            }
             self.name = shown.name.map(Into::into);
             self.mime_type = shown.mime_type.map(Into::into);
+            self.expires_at = shown.expires_at.map(Into::into);
+            self.digest = shown.digest.map(Into::into);
             self.size_bytes = shown.size_bytes;
             if self.disposition != Some(Disposition::Never) {
                 self.disposition = shown.disposition.or(self.disposition);
@@ -107,6 +148,8 @@ impl Kept {
         self.name.as_deref() == shown.name
             && self.mime_type.as_deref() == shown.mime_type
             && self.size_bytes == shown.size_bytes
+            && self.expires_at.as_deref() == shown.expires_at
+            && self.digest.as_deref() == shown.digest
             && (shown.disposition.is_none()
                 || self.disposition == Some(Disposition::Never)
                 || self.disposition == shown.disposition)
@@ -125,8 +168,44 @@ impl Kept {
             mime_type: self.mime_type.as_deref().map(str::to_owned),
             size_bytes: self.size_bytes,
             disposition: self.disposition,
+            expires_at: self.expires_at.as_deref().map(str::to_owned),
+            digest: self.digest.as_deref().map(str::to_owned),
+            verified: self.verified.as_deref().cloned(),
         }
     }
+
+    fn of(record: &ReferenceRecord, id: [u8; 17], hash: u64) -> Kept {
+        let boxed = |s: &Option<String>| s.as_deref().map(Into::into);
+        Kept {
+            id,
+            hash,
+            uri: record.uri.as_str().into(),
+            name: boxed(&record.name),
+            mime_type: boxed(&record.mime_type),
+            expires_at: boxed(&record.expires_at),
+            digest: boxed(&record.digest),
+            source: record.source,
+            size_bytes: record.size_bytes,
+            disposition: record.disposition,
+            verified: record.verified.clone().map(Box::new),
+        }
+    }
+}
+
+const SNAPSHOT_FORMAT: u32 = 1;
+
+/// A saved [`ReferenceRegistry`]: see [`ReferenceRegistry::snapshot`]. Its fields are the
+/// registry's own; read them, but restore only what `snapshot` gave.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrySnapshot {
+    /// The snapshot's format: 1.
+    pub format: u32,
+    /// The registry's key, 32 hex digits. Secret.
+    pub key: String,
+    /// The counter of the next id.
+    pub next: u64,
+    /// The records kept, oldest first.
+    pub records: Vec<ReferenceRecord>,
 }
 
 /// A hasher for keys that are hashes already.
@@ -201,6 +280,7 @@ impl ReferenceRegistry {
             h.finish()
         };
         ReferenceRegistry {
+            key,
             rounds: [derive(0), derive(1), derive(2), derive(3)],
             uris: foldhash::fast::FixedState::with_seed(derive(4)),
             inner: Mutex::new(Inner::default()),
@@ -222,20 +302,18 @@ impl ReferenceRegistry {
     }
 
     /// Appends the id of `reference` to `out` where this registry holds a record of it that
-    /// registering it again would not change.
-    fn push_known_id(&self, reference: &Reference<'_>, out: &mut String) -> bool {
+    /// registering it again would not change, with what a fetch verified of it.
+    fn push_known_id(&self, reference: &Reference<'_>, out: &mut String) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match inner
+        let kept = inner
             .find(hash, reference.uri)
-            .filter(|kept| kept.holds(&ShownRef::of(reference)))
-        {
-            Some(kept) => {
-                out.push_str(kept.id());
-                true
-            }
-            None => false,
-        }
+            .filter(|kept| kept.holds(&ShownRef::of(reference)))?;
+        out.push_str(kept.id());
+        Some(Known(kept.verified.as_deref().map(|v| ShownVerified {
+            mime_type: v.mime_type.clone(),
+            bytes: v.bytes,
+        })))
     }
 
     /// Registers what `stubs` showed and has not registered, in order, under one lock, and
@@ -267,9 +345,12 @@ impl ReferenceRegistry {
             uri: shown.uri.into(),
             name: shown.name.map(Into::into),
             mime_type: shown.mime_type.map(Into::into),
+            expires_at: shown.expires_at.map(Into::into),
+            digest: shown.digest.map(Into::into),
             source: shown.source,
             size_bytes: shown.size_bytes,
             disposition: shown.disposition,
+            verified: None,
         });
         while inner.records.len() > MAX_RECORDS {
             let first = inner.next - inner.records.len() as u64;
@@ -285,22 +366,108 @@ impl ReferenceRegistry {
     /// The record behind `id`. Fails with [`ErrorKind::EvictedReference`] for an id this
     /// registry issued and no longer keeps, and [`ErrorKind::UnknownReference`] for any other.
     pub fn lookup(&self, id: &str) -> Result<ReferenceRecord, Error> {
-        let unknown = || {
-            Error::new(
-                ErrorKind::UnknownReference,
-                format!("unknown reference id: {}", shown_id(id)),
-            )
-        };
-        let n = parse_id(id).map(|p| self.permute_back(p)).ok_or_else(unknown)?;
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        self.find_id(&inner, id).map(Kept::record)
+    }
+
+    /// The record behind `id`, under the lock. Both misses read "unknown reference": what the
+    /// model learns from a miss is the same whether the id was evicted or never issued.
+    fn find_id<'i>(&self, inner: &'i Inner, id: &str) -> Result<&'i Kept, Error> {
+        let miss = |kind| Error::new(kind, format!("unknown reference id: {}", shown_id(id)));
+        let n = parse_id(id)
+            .map(|p| self.permute_back(p))
+            .ok_or_else(|| miss(ErrorKind::UnknownReference))?;
         match inner.record(n) {
-            Some(kept) => Ok(kept.record()),
-            None if n < inner.next => Err(Error::new(
-                ErrorKind::EvictedReference,
-                format!("evicted reference id: {}", shown_id(id)),
-            )),
-            None => Err(unknown()),
+            Some(kept) => Ok(kept),
+            None if n < inner.next => Err(miss(ErrorKind::EvictedReference)),
+            None => Err(miss(ErrorKind::UnknownReference)),
         }
+    }
+
+    /// Keeps what a fetch verified of the bytes behind `id` in its record, and gives the
+    /// record as it is now. Fails as [`ReferenceRegistry::lookup`] fails.
+    pub fn set_verified(&self, id: &str, verified: Verified) -> Result<ReferenceRecord, Error> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = self.find_id(&inner, id).map(|kept| kept.id)?;
+        let kept = inner
+            .records
+            .iter_mut()
+            .find(|kept| kept.id == n)
+            .ok_or_else(|| Error::new(ErrorKind::UnknownReference, "unknown reference id"))?;
+        kept.verified = Some(Box::new(verified));
+        Ok(kept.record())
+    }
+
+    /// Every record kept, oldest first.
+    #[must_use]
+    pub fn records(&self) -> Vec<ReferenceRecord> {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.records.iter().map(Kept::record).collect()
+    }
+
+    /// The registry as it stands, to save (serde) and [`ReferenceRegistry::restore`] later or
+    /// on another worker: its key, its counter and its records. The key is the registry's
+    /// secret (every id follows from it): keep the snapshot where the conversation is kept,
+    /// never where the model can read it.
+    ///
+    /// ```
+    /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry, RegistrySnapshot};
+    ///
+    /// let registry = ReferenceRegistry::new();
+    /// let json = serde_json::json!([{"type": "resource_link", "uri": "https://h.example/a", "name": "a"}]);
+    /// let text = history(&Message::decode(&json)?, &registry, &HistoryOptions::default());
+    /// let saved = serde_json::to_string(&registry.snapshot())?;
+    /// drop(registry);
+    ///
+    /// let restored = ReferenceRegistry::restore(&serde_json::from_str::<RegistrySnapshot>(&saved)?)?;
+    /// assert_eq!(restored.lookup(&text[1..18])?.uri, "https://h.example/a");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn snapshot(&self) -> RegistrySnapshot {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        RegistrySnapshot {
+            format: SNAPSHOT_FORMAT,
+            key: format!("{:016x}{:016x}", self.key.0, self.key.1),
+            next: inner.next,
+            records: inner.records.iter().map(Kept::record).collect(),
+        }
+    }
+
+    /// A registry as [`ReferenceRegistry::snapshot`] saved it: the same ids resolve, and no id
+    /// it issued is issued again. Fails with [`ErrorKind::Snapshot`] where the snapshot is of
+    /// another format, its key is no key, or its records are not the ones its key and counter
+    /// give (it was edited or is of another registry).
+    pub fn restore(snapshot: &RegistrySnapshot) -> Result<Self, Error> {
+        let bad = |why: &str| Error::new(ErrorKind::Snapshot, format!("registry snapshot: {why}"));
+        if snapshot.format != SNAPSHOT_FORMAT {
+            return Err(bad("unknown format"));
+        }
+        let hex = |s: Option<&str>| s.and_then(|s| u64::from_str_radix(s, 16).ok());
+        let key = snapshot.key.len() == 32 && snapshot.key.bytes().all(|b| b.is_ascii_hexdigit());
+        let (true, Some(k0), Some(k1)) = (key, hex(snapshot.key.get(..16)), hex(snapshot.key.get(16..))) else {
+            return Err(bad("the key is not 32 hex digits"));
+        };
+        let registry = Self::with_key((k0, k1));
+        let held = snapshot.records.len() as u64;
+        if held > MAX_RECORDS as u64 || held > snapshot.next {
+            return Err(bad("more records than its counter or the limit allow"));
+        }
+        let mut inner = Inner {
+            next: snapshot.next,
+            ..Inner::default()
+        };
+        for (n, record) in (snapshot.next - held..).zip(&snapshot.records) {
+            let id = registry.id_of(n);
+            if id_str(&id) != record.id {
+                return Err(bad("a record's id is not the one its key and place give"));
+            }
+            let hash = registry.uris.hash_one(record.uri.as_str());
+            inner.by_hash.insert(hash, n);
+            inner.records.push_back(Kept::of(record, id, hash));
+        }
+        *registry.inner.lock().unwrap_or_else(PoisonError::into_inner) = inner;
+        Ok(registry)
     }
 
     /// How many records the registry keeps now.
@@ -381,9 +548,20 @@ struct Shown {
     uri: (u32, u32),
     name: Option<(u32, u32)>,
     mime_type: Option<(u32, u32)>,
+    expires_at: Option<(u32, u32)>,
+    digest: Option<(u32, u32)>,
     source: ReferenceSource,
     disposition: Option<Disposition>,
     size_bytes: Option<u64>,
+}
+
+/// A record held whose id a stub could write at once, and what a fetch verified of it.
+struct Known(Option<ShownVerified>);
+
+/// What a stub states of a record whose bytes a fetch verified.
+pub(crate) struct ShownVerified {
+    pub(crate) mime_type: String,
+    pub(crate) bytes: u64,
 }
 
 /// A stub's record, its strings borrowed.
@@ -391,6 +569,8 @@ struct ShownRef<'s> {
     uri: &'s str,
     name: Option<&'s str>,
     mime_type: Option<&'s str>,
+    expires_at: Option<&'s str>,
+    digest: Option<&'s str>,
     source: ReferenceSource,
     disposition: Option<Disposition>,
     size_bytes: Option<u64>,
@@ -402,6 +582,8 @@ impl<'s> ShownRef<'s> {
             uri: reference.uri,
             name: reference.name,
             mime_type: reference.mime_type,
+            expires_at: reference.expires_at,
+            digest: reference.digest,
             source: reference.source,
             disposition: reference.disposition,
             size_bytes: reference.size_bytes,
@@ -421,9 +603,11 @@ impl<'r> Stubs<'r> {
 
     /// Writes `reference`'s id at the end of `out` where the registry holds it; else a
     /// placeholder, for the id it gets when the stubs are registered.
-    pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) {
-        if self.registry.push_known_id(reference, out) {
-            return;
+    /// What a fetch verified of it comes back, where the registry holds that: the stub states
+    /// it instead of the claims.
+    pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
+        if let Some(Known(verified)) = self.registry.push_known_id(reference, out) {
+            return verified;
         }
         let mut keep = |s: &str| {
             let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
@@ -435,12 +619,15 @@ impl<'r> Stubs<'r> {
             uri: keep(reference.uri),
             name: reference.name.map(&mut keep),
             mime_type: reference.mime_type.map(&mut keep),
+            expires_at: reference.expires_at.map(&mut keep),
+            digest: reference.digest.map(&mut keep),
             source: reference.source,
             disposition: reference.disposition,
             size_bytes: reference.size_bytes,
         };
         self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
+        None
     }
 
     /// Moves every stub `by` bytes on: that much was written before them.
@@ -469,6 +656,8 @@ impl<'r> Stubs<'r> {
             uri: shift(s.uri),
             name: s.name.map(shift),
             mime_type: s.mime_type.map(shift),
+            expires_at: s.expires_at.map(shift),
+            digest: s.digest.map(shift),
             ..s
         }));
     }
@@ -479,6 +668,8 @@ impl<'r> Stubs<'r> {
             uri: text(shown.uri),
             name: shown.name.map(text),
             mime_type: shown.mime_type.map(text),
+            expires_at: shown.expires_at.map(text),
+            digest: shown.digest.map(text),
             source: shown.source,
             disposition: shown.disposition,
             size_bytes: shown.size_bytes,

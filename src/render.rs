@@ -188,10 +188,11 @@ pub(crate) fn attachments_of(tool_use_id: &str) -> String {
 /// What tells an OpenAI model, which has no error flag, that a tool result is an error.
 pub const TOOL_ERROR: &str = "[tool returned an error]";
 
-/// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`.
+/// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`; once a
+/// fetch has verified the bytes, `— observed mime, size verified —`.
 fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, provenance: Provenance) {
     out.push('[');
-    stubs.push_id(reference, out);
+    let verified = stubs.push_id(reference, out);
     out.push(']');
     if let Some(name) = reference.name {
         out.push(' ');
@@ -201,14 +202,20 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     }
     let before = out.len();
     out.push_str(" — ");
-    let mime = reference.mime_type.is_some_and(|mime| push_clean(out, mime));
-    if let Some(size) = reference.size_bytes {
+    if let Some(verified) = verified {
+        if push_clean(out, &verified.mime_type) {
+            out.push_str(", ");
+        }
+        push_size(out, verified.bytes);
+        out.push_str(" verified");
+    } else if let Some(size) = reference.size_bytes {
+        let mime = reference.mime_type.is_some_and(|mime| push_clean(out, mime));
         if mime {
             out.push_str(", ");
         }
         push_size(out, size);
         out.push_str(" claimed");
-    } else if !mime {
+    } else if !reference.mime_type.is_some_and(|mime| push_clean(out, mime)) {
         out.truncate(before);
     }
     out.push_str(" — ");

@@ -41,7 +41,7 @@ pub struct AgentToolResult<'a> {
 /// - A JSON-RPC error gives `is_error: true` and one text block
 ///   `Tool call <name> failed: <message>`: the model learns its call failed.
 /// - `isError: true` gives `is_error: true`, with the content mapped as below.
-/// - Blocks are mapped as [`convert_block`] maps them, stubs saying `from tool result`.
+/// - Blocks are mapped as [`convert_block`](crate::convert_block) maps them, stubs saying `from tool result`.
 /// - A block whose `annotations.audience` is present and does not include `assistant` is held
 ///   back for the user; if that leaves the model nothing, it reads `[output displayed to user]`.
 /// - When the content left for the model holds no text block, `structuredContent` (any JSON

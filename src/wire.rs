@@ -67,7 +67,8 @@ pub enum BlockKind<'a> {
 }
 
 /// Which kind of media an `image` or `audio` block carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MediaKind {
     /// An image.
     Image,

@@ -114,7 +114,7 @@ fn at_most_2000_records_are_kept_and_the_oldest_go_first() {
     for evicted in &ids[..5] {
         let err = registry.lookup(evicted).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::EvictedReference);
-        assert_eq!(err.to_string(), format!("evicted reference id: {evicted}"));
+        assert_eq!(err.to_string(), format!("unknown reference id: {evicted}"));
     }
     assert_eq!(registry.lookup(&ids[5]).unwrap().uri, "u:5");
     // An evicted uri registered again gets a new id; the old one is never reused.
@@ -210,4 +210,101 @@ fn a_message_of_more_links_than_are_kept_keeps_the_last_ones_with_the_ids_one_by
     for (id, uri) in ids[5..].iter().zip(&uris[5..]) {
         assert_eq!(&registry.lookup(id).unwrap().uri, uri);
     }
+}
+
+#[test]
+fn a_registry_saved_dropped_and_restored_resolves_the_same_ids_and_issues_none_again() {
+    use mcp_agent_view::{RegistrySnapshot, Verified};
+    let registry = ReferenceRegistry::new();
+    let ids: Vec<String> = (0..MAX_RECORDS + 3)
+        .map(|i| registry.register(&reference(&format!("https://h.example/{i}"))))
+        .collect();
+    let verified = Verified {
+        bytes: 19,
+        mime_type: "audio/wav".into(),
+        digest_verified: true,
+        path: Some("/tmp/x.wav".into()),
+    };
+    registry.set_verified(&ids[MAX_RECORDS], verified.clone()).unwrap();
+    let saved = serde_json::to_string(&registry.snapshot()).unwrap();
+    let records = registry.records();
+    drop(registry);
+
+    let restored = ReferenceRegistry::restore(&serde_json::from_str::<RegistrySnapshot>(&saved).unwrap()).unwrap();
+    assert_eq!(restored.records(), records);
+    for (i, id) in ids.iter().enumerate().skip(3) {
+        assert_eq!(restored.lookup(id).unwrap().uri, format!("https://h.example/{i}"));
+    }
+    assert_eq!(restored.lookup(&ids[MAX_RECORDS]).unwrap().verified, Some(verified));
+    assert_eq!(
+        restored.lookup(&ids[0]).unwrap_err().kind(),
+        ErrorKind::EvictedReference
+    );
+    // A uri still held keeps its id; an evicted one gets a new id, never an old one.
+    assert_eq!(restored.register(&reference("https://h.example/5")), ids[5]);
+    let again = restored.register(&reference("https://h.example/0"));
+    assert!(!ids.contains(&again), "{again} was issued before");
+}
+
+#[test]
+fn a_snapshot_that_was_edited_is_refused() {
+    use mcp_agent_view::RegistrySnapshot;
+    let registry = ReferenceRegistry::new();
+    registry.register(&reference("https://h.example/a"));
+    let snapshot = registry.snapshot();
+    let refused = |snapshot: RegistrySnapshot| ReferenceRegistry::restore(&snapshot).unwrap_err().kind();
+
+    let mut other_key = snapshot.clone();
+    other_key.key = "0".repeat(32);
+    assert_eq!(refused(other_key), ErrorKind::Snapshot);
+    let mut no_key = snapshot.clone();
+    no_key.key = "not a key".into();
+    assert_eq!(refused(no_key), ErrorKind::Snapshot);
+    let mut counter_back = snapshot.clone();
+    counter_back.next = 0;
+    assert_eq!(refused(counter_back), ErrorKind::Snapshot);
+    let mut format = snapshot;
+    format.format = 2;
+    assert_eq!(refused(format), ErrorKind::Snapshot);
+}
+
+#[test]
+fn after_a_fetch_the_stub_states_what_was_verified() {
+    use mcp_agent_view::{history, HistoryOptions, Message, Verified};
+    let message = json!([{"type": "resource", "uri": "https://h.example/a", "name": "a.wav",
+        "mimeType": "image/png", "sizeBytes": 12}]);
+    let registry = ReferenceRegistry::with_seed(3);
+    let show = || {
+        history(
+            &Message::decode(&message).unwrap(),
+            &registry,
+            &HistoryOptions::default(),
+        )
+    };
+    let before = show();
+    assert!(before.contains("— image/png, 12B claimed —"), "{before}");
+    let id = &before[1..18];
+    let verified = Verified {
+        bytes: 19,
+        mime_type: "audio/wav".into(),
+        digest_verified: false,
+        path: None,
+    };
+    registry.set_verified(id, verified).unwrap();
+    let after = show();
+    assert_eq!(
+        after,
+        before.replace("image/png, 12B claimed", "audio/wav, 19B verified")
+    );
+    // Other claims make the verified facts about other bytes: the stub says what is claimed.
+    let changed = json!([{"type": "resource", "uri": "https://h.example/a", "name": "a.wav",
+        "mimeType": "image/png", "sizeBytes": 13}]);
+    let text = history(
+        &Message::decode(&changed).unwrap(),
+        &registry,
+        &HistoryOptions::default(),
+    );
+    assert!(text.contains("13B claimed"), "{text}");
+    assert_eq!(registry.lookup(id).unwrap().verified, None);
+    assert_eq!(show(), before);
 }
