@@ -502,7 +502,7 @@ fn blob_form(mime_type: Option<&str>, data: &[u8]) -> BlobForm {
 }
 
 /// `text/*`, JSON, XML, JavaScript, YAML and SVG, by type, subtype or `+json` / `+xml` suffix.
-fn is_textual(mime: &mime::Mime) -> bool {
+pub(crate) fn is_textual(mime: &mime::Mime) -> bool {
     if mime.type_() == mime::TEXT {
         return true;
     }

@@ -17,6 +17,8 @@ pub enum ErrorKind {
     UnrecognizedMessage,
     /// A reference id that this registry never issued.
     UnknownReference,
+    /// A fetch policy given an argument it cannot take (an origin that is no URL with a host).
+    Policy,
     /// A registry snapshot that [`ReferenceRegistry::restore`](crate::ReferenceRegistry::restore)
     /// cannot take: another format, no key, or records its key and counter do not give.
     Snapshot,

@@ -61,6 +61,7 @@
 
 mod classify;
 mod error;
+pub mod fetch;
 mod json;
 mod lanes;
 mod prompt;

@@ -151,6 +151,16 @@ fn sniff(b: &[u8]) -> Option<Sniffed> {
     })
 }
 
+/// The media type raw `bytes` show by their first bytes, where they show one this crate
+/// knows (the image and audio formats, PDF).
+pub(crate) fn sniffed_bytes_type(bytes: &[u8]) -> Option<&'static str> {
+    Some(match sniff(bytes)? {
+        Sniffed::Image(format) => format.mime_type(),
+        Sniffed::Audio(format) => format.mime_type(),
+        Sniffed::Pdf => "application/pdf",
+    })
+}
+
 /// The media type the first bytes of base64 `data` show, where they show one this crate
 /// knows (the image and audio formats, PDF).
 pub(crate) fn sniffed_type(data: &[u8]) -> Option<&'static str> {

@@ -1,0 +1,668 @@
+//! Fetching references (MCPL RFC-005 §6 and §7): the policy decided before anything is
+//! dialed ([`FetchPolicy`]), the bytes verified as they arrive ([`Verifier`]), the transports
+//! ([`Transport`]: HTTP behind the `http` feature; [`ResourceReader`]: an MCP server's
+//! `resources/read`), and the `fetch_reference` tool the model calls ([`tool_definition`],
+//! [`fetch_reference`]).
+//!
+//! Three objects, kept apart: the server's *testimony* (what a block claims: uri, name, type,
+//! size, digest, expiry, disposition), the host's *record* of it in the
+//! [`ReferenceRegistry`] (the testimony, then what a fetch *verified*), and the *stub* the
+//! model reads (an id and what is known, never the uri). A fetch fails closed at every step,
+//! and nothing partial or unverified is presented or saved.
+//!
+//! ```
+//! use mcp_agent_view::fetch::{fetch_reference, Fetcher, FetchPolicy};
+//! use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry, Target};
+//!
+//! let registry = ReferenceRegistry::new();
+//! let message = serde_json::json!([{"type": "resource", "uri": "data:text/plain;base64,aGVsbG8=",
+//!     "name": "greeting.txt", "mimeType": "text/plain", "sizeBytes": 5}]);
+//! let text = history(&Message::decode(&message)?, &registry, &HistoryOptions::default());
+//! let id = &text[1..18];
+//!
+//! // The model calls the tool with the id it read; the host answers.
+//! let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data"));
+//! let call = serde_json::json!({"ref_id": id});
+//! let answer = fetch_reference(&call, "toolu_1", &registry, &fetcher, &Target::anthropic());
+//! assert!(!answer.is_error);
+//! assert_eq!(answer.content[0].as_text(), Some("hello"));
+//! # Ok::<(), mcp_agent_view::Error>(())
+//! ```
+
+mod policy;
+mod verify;
+
+#[cfg(feature = "http")]
+mod http;
+
+use std::borrow::Cow;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+pub use policy::{is_public, parse_rfc3339, FetchPolicy, Plan, Via, DEFAULT_MAX_BYTES};
+pub use verify::{Checked, Verifier};
+
+#[cfg(feature = "http")]
+pub use http::HttpTransport;
+
+use crate::classify::{Disposition, ReferenceSource};
+use crate::lanes::convert::{convert_block, AgentBlock};
+use crate::reference::{ReferenceRecord, ReferenceRegistry, Verified};
+use crate::render::Provenance;
+use crate::target::{Provider, Target};
+use crate::tool_result::AgentToolResult;
+use crate::wire::{Base64, Block, BlockKind, Contents, EmbeddedBody};
+
+/// Why a fetch was refused or failed. Its `Display` is the reason the model may read: it
+/// never holds a uri, a credential or the bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The id is none the registry holds (never issued, or evicted).
+    UnknownReference,
+    /// The id is held, and this run did not fetch it.
+    NotFetched,
+    /// The uri's scheme is not allowed by the policy.
+    Scheme(String),
+    /// The uri is no URL this crate can fetch.
+    BadUri,
+    /// The uri carries userinfo (`user:pass@`).
+    Userinfo,
+    /// The claimed or the actual decoded size is over the ceiling.
+    OverCeiling {
+        /// The ceiling.
+        ceiling: u64,
+        /// The size the server claimed, where the claim was refused before dialing.
+        claimed: Option<u64>,
+    },
+    /// `expiresAt` is in the past.
+    Expired,
+    /// `expiresAt` is no RFC 3339 date-time.
+    BadExpiry,
+    /// The origin's address is not public (loopback, private, link-local, unique-local), and
+    /// the policy does not name it.
+    NotPublic,
+    /// No transport for the scheme here (an MCP uri with no connection to read it from).
+    NoTransport(String),
+    /// A redirect to another origin: a credential never follows it.
+    CrossOriginRedirect,
+    /// More redirects than the policy follows.
+    TooManyRedirects,
+    /// The server answered with an HTTP status other than 2xx.
+    Status(u16),
+    /// A content coding this crate does not decode.
+    Encoding(String),
+    /// The content coding is corrupt or cut short.
+    Corrupt,
+    /// The bytes do not match the record's digest.
+    DigestMismatch,
+    /// The record's digest is none this crate can check (not `sha256:` and 32 bytes).
+    BadDigest,
+    /// The fetch took longer than the policy's timeout.
+    Timeout,
+    /// The transport failed (connection refused, reset, TLS): a fixed description.
+    Transport(&'static str),
+    /// The MCP server's `resources/read` failed or held no contents.
+    Read(String),
+    /// The verified bytes could not be saved where the host asked.
+    Save(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::UnknownReference => f.write_str("unknown reference"),
+            Refusal::NotFetched => f.write_str("not fetched"),
+            Refusal::Scheme(scheme) => write!(f, "refused scheme: {scheme}"),
+            Refusal::BadUri => f.write_str("refused: the reference's uri is no URL that can be fetched"),
+            Refusal::Userinfo => f.write_str("refused: the uri carries credentials"),
+            Refusal::OverCeiling {
+                ceiling,
+                claimed: Some(claimed),
+            } => write!(
+                f,
+                "over the ceiling: {claimed} bytes claimed, at most {ceiling} allowed"
+            ),
+            Refusal::OverCeiling { ceiling, claimed: None } => {
+                write!(f, "over the ceiling: more than {ceiling} bytes arrived")
+            }
+            Refusal::Expired => f.write_str("expired"),
+            Refusal::BadExpiry => f.write_str("refused: expiresAt is no RFC 3339 date-time"),
+            Refusal::NotPublic => f.write_str("refused: the address is not public"),
+            Refusal::NoTransport(scheme) => write!(f, "no transport for scheme: {scheme}"),
+            Refusal::CrossOriginRedirect => f.write_str("refused: a redirect to another origin"),
+            Refusal::TooManyRedirects => f.write_str("refused: too many redirects"),
+            Refusal::Status(status) => write!(f, "the server answered HTTP {status}"),
+            Refusal::Encoding(coding) => write!(f, "unsupported content encoding: {coding}"),
+            Refusal::Corrupt => f.write_str("the content encoding is corrupt or cut short"),
+            Refusal::DigestMismatch => f.write_str("digest mismatch"),
+            Refusal::BadDigest => f.write_str("refused: the digest cannot be checked"),
+            Refusal::Timeout => f.write_str("timed out"),
+            Refusal::Transport(why) => write!(f, "transport failed: {why}"),
+            Refusal::Read(why) => write!(f, "resources/read failed: {why}"),
+            Refusal::Save(why) => write!(f, "could not save: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// What a transport got for one GET.
+pub enum Answer<'t> {
+    /// A redirect (3xx with a `Location`), not followed: the fetcher asks the policy.
+    Redirect(String),
+    /// The response's status and headers, and its body to read as it arrives. Dropping the
+    /// reader ends the transfer.
+    Body {
+        /// The HTTP status.
+        status: u16,
+        /// `Content-Type`, as sent.
+        content_type: Option<String>,
+        /// `Content-Encoding`, as sent: the fetcher decodes it.
+        content_encoding: Option<String>,
+        /// The body, still encoded.
+        body: Box<dyn Read + 't>,
+    },
+}
+
+/// One GET, as a plan says: to its URL, with its credential only, refusing any address the
+/// plan does not admit once the name resolves, following no redirect, sending
+/// `Accept-Encoding: gzip, deflate` and decoding nothing (the [`Verifier`] does).
+pub trait Transport {
+    /// Starts the GET; the body is read by the caller.
+    fn get(&self, plan: &Plan, timeout: Duration) -> Result<Answer<'_>, Refusal>;
+}
+
+/// One item of a `resources/read` result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadContents {
+    /// Text contents.
+    Text {
+        /// Its `mimeType`, as claimed.
+        mime_type: Option<String>,
+        /// The text.
+        text: String,
+    },
+    /// Blob contents.
+    Blob {
+        /// Its `mimeType`, as claimed.
+        mime_type: Option<String>,
+        /// The base64.
+        blob: String,
+    },
+}
+
+/// An MCP connection's `resources/read`: how a `resource_link` (and an MCP resource uri
+/// generally) is fetched, from the server that sent it.
+pub trait ResourceReader {
+    /// Reads the resource at `uri`.
+    fn read_resource(&self, uri: &str) -> Result<Vec<ReadContents>, Refusal>;
+}
+
+/// A verified fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// The record, with what was verified.
+    pub record: ReferenceRecord,
+    /// The decoded bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Fetched {
+    /// What was verified.
+    #[must_use]
+    pub fn verified(&self) -> &Verified {
+        // A fetched record always holds its verified facts.
+        self.record
+            .verified
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a Fetched always holds its facts"))
+    }
+}
+
+/// Fetches references by their ids, as a policy allows, through the transports it has.
+pub struct Fetcher<'a> {
+    policy: FetchPolicy,
+    http: Option<Box<dyn Transport + 'a>>,
+    resources: Option<&'a dyn ResourceReader>,
+    save_dir: Option<PathBuf>,
+}
+
+impl<'a> Fetcher<'a> {
+    /// A fetcher under `policy`, with the HTTP transport where the `http` feature is on, and
+    /// no MCP connection.
+    #[must_use]
+    pub fn new(policy: FetchPolicy) -> Self {
+        Fetcher {
+            policy,
+            #[cfg(feature = "http")]
+            http: Some(Box::new(HttpTransport::new())),
+            #[cfg(not(feature = "http"))]
+            http: None,
+            resources: None,
+            save_dir: None,
+        }
+    }
+
+    /// Fetches HTTP(S) through `transport` instead.
+    #[must_use]
+    pub fn transport(mut self, transport: impl Transport + 'a) -> Self {
+        self.http = Some(Box::new(transport));
+        self
+    }
+
+    /// Reads `resource_link`s, and uris of schemes no other transport serves, through the
+    /// MCP connection that sent them.
+    #[must_use]
+    pub fn resources(mut self, reader: &'a dyn ResourceReader) -> Self {
+        self.resources = Some(reader);
+        self
+    }
+
+    /// Saves verified bytes under `dir`, as `<ref id>.<extension of the observed type>`.
+    #[must_use]
+    pub fn save_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.save_dir = Some(dir.into());
+        self
+    }
+
+    /// The policy in force.
+    #[must_use]
+    pub fn policy(&self) -> &FetchPolicy {
+        &self.policy
+    }
+
+    /// Fetches the reference behind `id`: decided by the policy, verified as it arrives,
+    /// saved where the host asked, and kept in its record (so that stubs shown after it state
+    /// verified facts). Nothing is saved or kept where any step fails.
+    pub fn fetch(&self, registry: &ReferenceRegistry, id: &str) -> Result<Fetched, Refusal> {
+        let record = registry.lookup(id).map_err(|_| Refusal::UnknownReference)?;
+        let checked = self.fetch_record(&record)?;
+        let path = match &self.save_dir {
+            Some(dir) => Some(save(dir, &record.id, &checked)?),
+            None => None,
+        };
+        let verified = Verified {
+            bytes: checked.bytes.len() as u64,
+            mime_type: checked.mime_type,
+            digest_verified: checked.digest_verified,
+            path: path.map(|p| p.to_string_lossy().into_owned()),
+        };
+        let record = registry
+            .set_verified(id, verified)
+            .map_err(|_| Refusal::UnknownReference)?;
+        Ok(Fetched {
+            record,
+            bytes: checked.bytes,
+        })
+    }
+
+    fn fetch_record(&self, record: &ReferenceRecord) -> Result<Checked, Refusal> {
+        let mcp = |reader: &dyn ResourceReader| {
+            self.policy.check_claims(record)?;
+            self.read_resource(reader, record)
+        };
+        match (record.source, self.resources) {
+            (ReferenceSource::ResourceLink, Some(reader)) => return mcp(reader),
+            (_, Some(reader)) if !is_fetched_elsewhere(&record.uri) => return mcp(reader),
+            _ => {}
+        }
+        let plan = self.policy.plan(record)?;
+        let claimed = record.mime_type.as_deref();
+        match plan.via {
+            Via::Data => self.data_url(&plan, record, claimed),
+            Via::File => self.file(&plan, record, claimed),
+            Via::Http => self.http(plan, record, claimed),
+        }
+    }
+
+    fn http(&self, mut plan: Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        let transport = self
+            .http
+            .as_deref()
+            .ok_or_else(|| Refusal::NoTransport(plan.url.scheme().to_owned()))?;
+        let deadline = Instant::now() + self.policy.timeout;
+        for _ in 0..=self.policy.max_redirects {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Refusal::Timeout);
+            }
+            match transport.get(&plan, left)? {
+                Answer::Redirect(location) => {
+                    let to = plan.url.join(&location).map_err(|_| Refusal::BadUri)?;
+                    plan = FetchPolicy::redirect(&plan, to)?;
+                }
+                Answer::Body {
+                    status,
+                    content_type,
+                    content_encoding,
+                    mut body,
+                } => {
+                    if !(200..300).contains(&status) {
+                        return Err(Refusal::Status(status));
+                    }
+                    let mut verifier = Verifier::new(self.policy.max_bytes, content_encoding.as_deref())?;
+                    let mut chunk = vec![0; 16 * 1024];
+                    loop {
+                        if Instant::now() > deadline {
+                            return Err(Refusal::Timeout);
+                        }
+                        let n = match body.read(&mut chunk) {
+                            Ok(0) => break,
+                            Ok(n) => n,
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return Err(Refusal::Timeout),
+                            Err(_) => return Err(Refusal::Transport("the body could not be read")),
+                        };
+                        // Past the ceiling: the body is dropped here, which ends the transfer.
+                        verifier.push(&chunk[..n])?;
+                    }
+                    let claimed = claimed.or(content_type.as_deref());
+                    return verifier.finish(record.digest.as_deref(), claimed);
+                }
+            }
+        }
+        Err(Refusal::TooManyRedirects)
+    }
+
+    fn data_url(&self, plan: &Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        let (bytes, media) = decode_data_url(plan.url.as_str()).ok_or(Refusal::BadUri)?;
+        let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
+        verifier.push(&bytes)?;
+        verifier.finish(record.digest.as_deref(), claimed.or(media.as_deref()))
+    }
+
+    fn file(&self, plan: &Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        let path = plan.url.to_file_path().map_err(|()| Refusal::BadUri)?;
+        let file = std::fs::File::open(path).map_err(|_| Refusal::Transport("the file could not be opened"))?;
+        let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
+        // One byte past the ceiling is enough to refuse.
+        let mut limited = file.take(self.policy.max_bytes.saturating_add(1));
+        let mut chunk = vec![0; 16 * 1024];
+        loop {
+            match limited.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => verifier.push(&chunk[..n])?,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(Refusal::Transport("the file could not be read")),
+            }
+        }
+        verifier.finish(record.digest.as_deref(), claimed)
+    }
+
+    fn read_resource(&self, reader: &dyn ResourceReader, record: &ReferenceRecord) -> Result<Checked, Refusal> {
+        let contents = reader.read_resource(&record.uri)?;
+        let Some(first) = contents.into_iter().next() else {
+            return Err(Refusal::Read("no contents".to_owned()));
+        };
+        let (bytes, mime_type) = match first {
+            ReadContents::Text { mime_type, text } => (text.into_bytes(), mime_type),
+            ReadContents::Blob { mime_type, blob } => (
+                crate::classify::decode_base64(blob.as_bytes())
+                    .ok_or_else(|| Refusal::Read("bad base64".to_owned()))?,
+                mime_type,
+            ),
+        };
+        let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
+        verifier.push(&bytes)?;
+        let claimed = record.mime_type.as_deref().or(mime_type.as_deref());
+        verifier.finish(record.digest.as_deref(), claimed)
+    }
+}
+
+/// A `data:` URL's bytes and media type (RFC 2397): base64 where it says `;base64`, else
+/// percent-encoded; `text/plain` where it names no type.
+fn decode_data_url(url: &str) -> Option<(Vec<u8>, Option<String>)> {
+    let rest = url
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("data:"))
+        .map(|_| &url[5..])?;
+    let (meta, payload) = rest.split_once(',')?;
+    let payload: Vec<u8> = percent_decode(payload.as_bytes());
+    let (media, base64) = match meta.len().checked_sub(7).and_then(|at| meta.get(at..)) {
+        Some(tail) if tail.eq_ignore_ascii_case(";base64") => (&meta[..meta.len() - 7], true),
+        _ => (meta, false),
+    };
+    let bytes = if base64 {
+        crate::classify::decode_base64(&payload)?
+    } else {
+        payload
+    };
+    let media = if media.is_empty() { "text/plain" } else { media };
+    Some((bytes, Some(media.to_owned())))
+}
+
+fn percent_decode(bytes: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok());
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push(hi * 16 + lo);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Whether a uri is one the policy's transports fetch (HTTP, data, file), not the MCP
+/// connection.
+fn is_fetched_elsewhere(uri: &str) -> bool {
+    let scheme = uri.split(':').next().unwrap_or("").to_ascii_lowercase();
+    matches!(scheme.as_str(), "http" | "https" | "data" | "file")
+}
+
+/// The storage name of verified bytes: the reference's id and the observed type's extension.
+/// The server's name is never part of it.
+#[must_use]
+pub fn storage_name(id: &str, mime_type: &str) -> String {
+    format!("{id}.{}", extension(mime_type))
+}
+
+/// The file extension of a media type, from one table.
+fn extension(mime_type: &str) -> &'static str {
+    const EXTENSIONS: &[(&str, &str)] = &[
+        ("image/png", "png"),
+        ("image/jpeg", "jpg"),
+        ("image/gif", "gif"),
+        ("image/webp", "webp"),
+        ("audio/wav", "wav"),
+        ("audio/mpeg", "mp3"),
+        ("audio/ogg", "ogg"),
+        ("audio/flac", "flac"),
+        ("application/pdf", "pdf"),
+        ("application/json", "json"),
+        ("application/xml", "xml"),
+        ("text/html", "html"),
+        ("text/csv", "csv"),
+        ("text/markdown", "md"),
+        ("text/plain", "txt"),
+    ];
+    let essence = mime_type.split(';').next().unwrap_or("").trim();
+    EXTENSIONS
+        .iter()
+        .find(|(m, _)| m.eq_ignore_ascii_case(essence))
+        .map_or_else(|| if essence.starts_with("text/") { "txt" } else { "bin" }, |(_, e)| e)
+}
+
+/// Writes `checked` under `dir` by its storage name: to a hidden file of its own first, then
+/// renamed into place, so that no partial file ever stands under the name, and none is left.
+fn save(dir: &Path, id: &str, checked: &Checked) -> Result<PathBuf, Refusal> {
+    let why = |e: std::io::Error| Refusal::Save(format!("{:?}", e.kind()));
+    let name = storage_name(id, &checked.mime_type);
+    let path = dir.join(&name);
+    let partial = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    let written = std::fs::File::create(&partial).and_then(|mut file| {
+        file.write_all(&checked.bytes)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&partial, &path)) {
+        Ok(()) => Ok(path),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(why(e))
+        }
+    }
+}
+
+/// The name the tool has unless the host names it otherwise.
+pub const TOOL_NAME: &str = "fetch_reference";
+
+const TOOL_DESCRIPTION: &str = "Fetch the content behind a reference stub ([ref_…]) shown earlier. \
+The host fetches and verifies it; text comes back as text, images as images, anything else as a note naming the saved file.";
+
+/// The `fetch_reference` tool's definition in `provider`'s shape, named `name`; its input is
+/// `{"ref_id": "ref_…"}`.
+///
+/// ```
+/// use mcp_agent_view::{fetch::tool_definition, Provider};
+///
+/// let tool = tool_definition(Provider::Anthropic, "fetch_reference");
+/// assert_eq!(tool["input_schema"]["required"][0], "ref_id");
+/// let tool = tool_definition(Provider::OpenAiChat, "fetch_reference");
+/// assert_eq!(tool["function"]["name"], "fetch_reference");
+/// ```
+#[must_use]
+pub fn tool_definition(provider: Provider, name: &str) -> Value {
+    let schema = json!({
+        "type": "object",
+        "properties": {"ref_id": {"type": "string", "description": "The id in the stub, ref_ and 13 characters."}},
+        "required": ["ref_id"],
+        "additionalProperties": false
+    });
+    match provider {
+        Provider::Anthropic => json!({"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}),
+        Provider::OpenAiChat => {
+            json!({"type": "function", "function": {"name": name, "description": TOOL_DESCRIPTION, "parameters": schema}})
+        }
+        Provider::OpenAiResponses => {
+            json!({"type": "function", "name": name, "description": TOOL_DESCRIPTION, "parameters": schema})
+        }
+        Provider::Neutral => json!({"name": name, "description": TOOL_DESCRIPTION, "inputSchema": schema}),
+    }
+}
+
+/// Answers a `fetch_reference` call: `input` is the call's arguments (`{"ref_id": …}`, as an
+/// object or as its JSON text).
+///
+/// Verified bytes go back to the model as an embedded resource of the observed type goes
+/// through [`classify_block`](crate::classify_block): text as text, an image as media the
+/// `target` accepts, anything else as a marker naming type and size, and a line naming the
+/// saved file where the fetcher saves. A `disposition: "never"` reference is fetched and saved
+/// for the host, and its bytes never reach the model: the answer names the saved file and its
+/// verified facts only. A failure is an error result naming the reason, never the uri.
+#[must_use]
+pub fn fetch_reference(
+    input: &Value,
+    tool_use_id: &str,
+    registry: &ReferenceRegistry,
+    fetcher: &Fetcher<'_>,
+    target: &Target,
+) -> AgentToolResult<'static> {
+    let parsed;
+    let input = match input {
+        Value::String(text) => {
+            parsed = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+            &parsed
+        }
+        other => other,
+    };
+    let Some(id) = input.get("ref_id").and_then(Value::as_str) else {
+        return failed(tool_use_id, "the call needs a ref_id");
+    };
+    let id = id.trim().trim_start_matches('[').trim_end_matches(']');
+    match fetcher.fetch(registry, id) {
+        Ok(done) => answer(tool_use_id, &done, registry, target),
+        Err(refusal) => failed(
+            tool_use_id,
+            &format!("{} ({})", refusal, crate::render::clean_label(id).unwrap_or_default()),
+        ),
+    }
+}
+
+fn failed(tool_use_id: &str, why: &str) -> AgentToolResult<'static> {
+    AgentToolResult {
+        tool_use_id: tool_use_id.to_owned(),
+        content: vec![AgentBlock::Text {
+            text: Cow::Owned(format!("[fetch_reference failed: {why}]")),
+        }],
+        is_error: true,
+        held_for_user: Vec::new(),
+    }
+}
+
+/// What the model reads of a verified fetch.
+fn answer(
+    tool_use_id: &str,
+    fetched: &Fetched,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> AgentToolResult<'static> {
+    let verified = fetched.verified();
+    let facts = facts(&fetched.record.id, verified);
+    let mut content = Vec::new();
+    if fetched.record.disposition == Some(Disposition::Never) {
+        content.push(AgentBlock::Text {
+            text: Cow::Owned(format!(
+                "{facts}; disposition never: its content is for the host, not shown"
+            )),
+        });
+    } else {
+        let data = base64::engine::general_purpose::STANDARD.encode(&fetched.bytes);
+        let block = Block {
+            kind: BlockKind::Embedded(EmbeddedBody {
+                uri: None,
+                mime_type: Some(Cow::Borrowed(&verified.mime_type)),
+                contents: Contents::Blob(Base64(Cow::Owned(data.into_bytes()))),
+            }),
+            annotations: None,
+            meta: None,
+        };
+        content.push(convert_block(&block, Provenance::ToolResult, registry, target).into_owned());
+        if verified.path.is_some() {
+            content.push(AgentBlock::Text {
+                text: Cow::Owned(facts),
+            });
+        }
+    }
+    AgentToolResult {
+        tool_use_id: tool_use_id.to_owned(),
+        content,
+        is_error: false,
+        held_for_user: Vec::new(),
+    }
+}
+
+/// `[ref_… fetched: audio/wav, 19B, digest verified, saved as ref_….wav]`: facts, and the
+/// saved file's name (not its directory).
+fn facts(id: &str, verified: &Verified) -> String {
+    let mut out = format!("[{id} fetched: {}, ", verified.mime_type);
+    out.push_str(&crate::render::format_size(verified.bytes));
+    if verified.digest_verified {
+        out.push_str(", digest verified");
+    }
+    if let Some(path) = &verified.path {
+        let name = Path::new(path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push_str(", saved as ");
+        out.push_str(&name);
+    }
+    out.push(']');
+    out
+}

@@ -1,0 +1,512 @@
+//! The fetch policy: what may be fetched, decided before anything is dialed. No I/O here.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use url::{Host, Url};
+
+use super::Refusal;
+use crate::reference::ReferenceRecord;
+
+/// The host's rules for fetching references (RFC-005 §6 and §7). Every rule fails closed.
+///
+/// ```
+/// use mcp_agent_view::fetch::FetchPolicy;
+///
+/// let policy = FetchPolicy::new()
+///     .origin("https://files.example.com")?
+///     .bearer("s3cret")
+///     .max_bytes(1 << 20);
+/// assert_eq!(policy.max_bytes_allowed(), 1 << 20);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct FetchPolicy {
+    pub(crate) max_bytes: u64,
+    pub(crate) schemes: Vec<String>,
+    pub(crate) origin: Option<url::Origin>,
+    pub(crate) bearer: Option<String>,
+    pub(crate) allowed_origins: Vec<url::Origin>,
+    pub(crate) timeout: Duration,
+    pub(crate) max_redirects: u8,
+    pub(crate) now: Option<SystemTime>,
+}
+
+impl std::fmt::Debug for FetchPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The credential is not printed.
+        f.debug_struct("FetchPolicy")
+            .field("max_bytes", &self.max_bytes)
+            .field("schemes", &self.schemes)
+            .field("origin", &self.origin.as_ref().map(url::Origin::ascii_serialization))
+            .field("bearer", &self.bearer.as_ref().map(|_| "…"))
+            .field(
+                "allowed_origins",
+                &self
+                    .allowed_origins
+                    .iter()
+                    .map(url::Origin::ascii_serialization)
+                    .collect::<Vec<_>>(),
+            )
+            .field("timeout", &self.timeout)
+            .field("max_redirects", &self.max_redirects)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default byte ceiling: 16 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+impl Default for FetchPolicy {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FetchPolicy {
+    /// The defaults: `https` only, no dialed origin (so no credential goes anywhere), public
+    /// addresses only, a ceiling of [`DEFAULT_MAX_BYTES`], a 30 s timeout, at most 3
+    /// redirects (each within the same origin).
+    #[must_use]
+    pub fn new() -> Self {
+        FetchPolicy {
+            max_bytes: DEFAULT_MAX_BYTES,
+            schemes: vec!["https".to_owned()],
+            origin: None,
+            bearer: None,
+            allowed_origins: Vec::new(),
+            timeout: Duration::from_secs(30),
+            max_redirects: 3,
+            now: None,
+        }
+    }
+
+    /// The hard ceiling on the decoded bytes of one fetch.
+    #[must_use]
+    pub fn max_bytes(mut self, max_bytes: u64) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// The ceiling in force.
+    #[must_use]
+    pub fn max_bytes_allowed(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// Allows a scheme besides `https` (`http`, `file`, `data`, …), lowercase.
+    #[must_use]
+    pub fn allow_scheme(mut self, scheme: &str) -> Self {
+        let scheme = scheme.to_ascii_lowercase();
+        if !self.schemes.contains(&scheme) {
+            self.schemes.push(scheme);
+        }
+        self
+    }
+
+    /// The origin the connection was dialed to (`https://host:port`): the one origin that gets
+    /// the host's credential, and that is fetched from whatever address it has (a server on
+    /// loopback is the host's own choice). Fails where `origin` is no URL with a host.
+    pub fn origin(mut self, origin: &str) -> Result<Self, crate::Error> {
+        self.origin = Some(parse_origin(origin)?);
+        Ok(self)
+    }
+
+    /// The connection's credential, sent as `Authorization: Bearer …` to the dialed origin
+    /// only, never after a redirect elsewhere.
+    #[must_use]
+    pub fn bearer(mut self, token: &str) -> Self {
+        self.bearer = Some(token.to_owned());
+        self
+    }
+
+    /// Allows an origin whose addresses are not public (loopback, private, link-local,
+    /// unique-local), by name. It gets no credential.
+    pub fn allow_origin(mut self, origin: &str) -> Result<Self, crate::Error> {
+        self.allowed_origins.push(parse_origin(origin)?);
+        Ok(self)
+    }
+
+    /// The timeout of one whole fetch.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The most redirects one fetch follows (each within the origin it left).
+    #[must_use]
+    pub fn max_redirects(mut self, hops: u8) -> Self {
+        self.max_redirects = hops;
+        self
+    }
+
+    /// The clock `expiresAt` is judged by: the system's unless set (for tests).
+    #[must_use]
+    pub fn now(mut self, now: SystemTime) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// Decides, before anything is dialed, whether `record` may be fetched, and how: its
+    /// claims ([`FetchPolicy::check_claims`]), then its uri (scheme, userinfo, origin).
+    pub fn plan(&self, record: &ReferenceRecord) -> Result<Plan, Refusal> {
+        self.check_claims(record)?;
+        let url = Url::parse(&record.uri).map_err(|_| Refusal::BadUri)?;
+        if !self.schemes.iter().any(|s| s == url.scheme()) {
+            return Err(Refusal::Scheme(url.scheme().to_owned()));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(Refusal::Userinfo);
+        }
+        self.plan_url(url)
+    }
+
+    /// Refuses, whatever the transport, a record that claims more bytes than the ceiling, or
+    /// whose `expiresAt` is past or no RFC 3339 date-time.
+    pub fn check_claims(&self, record: &ReferenceRecord) -> Result<(), Refusal> {
+        if let Some(claimed) = record.size_bytes.filter(|&size| size > self.max_bytes) {
+            return Err(Refusal::OverCeiling {
+                ceiling: self.max_bytes,
+                claimed: Some(claimed),
+            });
+        }
+        if let Some(expires_at) = &record.expires_at {
+            let Some(expiry) = parse_rfc3339(expires_at) else {
+                return Err(Refusal::BadExpiry);
+            };
+            let now = self.now.unwrap_or_else(SystemTime::now);
+            let now = now
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+            if expiry <= now {
+                return Err(Refusal::Expired);
+            }
+        }
+        Ok(())
+    }
+
+    /// The plan for `url`, its scheme allowed: where it goes, with which credential, and which
+    /// addresses may answer.
+    pub(crate) fn plan_url(&self, url: Url) -> Result<Plan, Refusal> {
+        match url.scheme() {
+            "http" | "https" => {}
+            "data" => return Ok(Plan::local(url, Via::Data)),
+            "file" => return Ok(Plan::local(url, Via::File)),
+            other => return Err(Refusal::NoTransport(other.to_owned())),
+        }
+        if url.host().is_none() {
+            return Err(Refusal::BadUri);
+        }
+        let origin = url.origin();
+        let dialed = self.origin.as_ref() == Some(&origin);
+        let named = dialed || self.allowed_origins.contains(&origin);
+        if !named {
+            // An address literal is judged now; a name once it resolves (by the transport).
+            match url.host() {
+                Some(Host::Ipv4(ip)) if !is_public(IpAddr::V4(ip)) => return Err(Refusal::NotPublic),
+                Some(Host::Ipv6(ip)) if !is_public(IpAddr::V6(ip)) => return Err(Refusal::NotPublic),
+                Some(Host::Domain(name)) if is_local_name(name) => return Err(Refusal::NotPublic),
+                _ => {}
+            }
+        }
+        Ok(Plan {
+            bearer: if dialed { self.bearer.clone() } else { None },
+            public_only: !named,
+            url,
+            via: Via::Http,
+        })
+    }
+
+    /// Whether a redirect from `from` to `to` may be followed: the same origin only (a
+    /// credential never follows elsewhere, and a public-only fetch stays public-only).
+    pub(crate) fn redirect(from: &Plan, to: Url) -> Result<Plan, Refusal> {
+        if to.origin() != from.url.origin() {
+            return Err(Refusal::CrossOriginRedirect);
+        }
+        if !to.username().is_empty() || to.password().is_some() {
+            return Err(Refusal::Userinfo);
+        }
+        Ok(Plan {
+            url: to,
+            ..from.clone()
+        })
+    }
+}
+
+fn parse_origin(origin: &str) -> Result<url::Origin, crate::Error> {
+    let bad = || crate::Error::new(crate::ErrorKind::Policy, format!("not an origin: {}", shown(origin)));
+    let url = Url::parse(origin).map_err(|_| bad())?;
+    match url.origin() {
+        o @ url::Origin::Tuple(..) => Ok(o),
+        url::Origin::Opaque(_) => Err(bad()),
+    }
+}
+
+fn shown(s: &str) -> String {
+    crate::render::clean_label(s).unwrap_or_default()
+}
+
+/// How a fetch is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// An HTTP(S) GET.
+    Http,
+    /// A `data:` URL, decoded here.
+    Data,
+    /// A `file:` URL, read from the host's disk (only where the host allowed the scheme).
+    File,
+}
+
+/// What the policy decided for one fetch: the URL, the credential it carries, and whether
+/// only public addresses may answer.
+#[derive(Clone)]
+pub struct Plan {
+    /// Where to fetch from.
+    pub url: Url,
+    /// The credential to send: only to the dialed origin.
+    pub bearer: Option<String>,
+    /// Whether the transport must refuse any address that is not public, once resolved.
+    pub public_only: bool,
+    /// How.
+    pub via: Via,
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("url", &self.url.as_str())
+            .field("bearer", &self.bearer.as_ref().map(|_| "…"))
+            .field("public_only", &self.public_only)
+            .field("via", &self.via)
+            .finish()
+    }
+}
+
+impl Plan {
+    fn local(url: Url, via: Via) -> Plan {
+        Plan {
+            url,
+            bearer: None,
+            public_only: false,
+            via,
+        }
+    }
+
+    /// Whether `address`, where the plan's host resolved, may answer.
+    #[must_use]
+    pub fn admits(&self, address: IpAddr) -> bool {
+        !self.public_only || is_public(address)
+    }
+}
+
+/// Names that are the host itself, whatever they resolve to.
+fn is_local_name(name: &str) -> bool {
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    let labels: Vec<&str> = name.rsplit('.').collect();
+    matches!(labels.first(), Some(&("localhost" | "local" | "internal")))
+}
+
+/// Whether `ip` is a public unicast address: none of the IANA special-purpose ranges that
+/// reach the host itself, its network, or nothing (loopback, private, shared, link-local,
+/// unique-local, documentation, benchmarking, multicast, reserved, unspecified), with an IPv4
+/// address inside IPv6 (mapped, compatible, NAT64, 6to4) judged as that IPv4 address.
+#[must_use]
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => is_public_v4(v4),
+        IpAddr::V6(v6) => is_public_v6(v6),
+    }
+}
+
+fn is_public_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, c, _] = ip.octets();
+    !(a == 0                                   // "this network"
+        || a == 10                             // private
+        || (a == 100 && (64..128).contains(&b)) // shared (CGNAT)
+        || a == 127                            // loopback
+        || (a == 169 && b == 254)              // link-local
+        || (a == 172 && (16..32).contains(&b)) // private
+        || (a == 192 && b == 0 && c == 0)      // IETF protocol assignments
+        || (a == 192 && b == 0 && c == 2)      // documentation
+        || (a == 192 && b == 88 && c == 99)    // 6to4 relay anycast
+        || (a == 192 && b == 168)              // private
+        || (a == 198 && (18..20).contains(&b)) // benchmarking
+        || (a == 198 && b == 51 && c == 100)   // documentation
+        || (a == 203 && b == 0 && c == 113)    // documentation
+        || a >= 224) // multicast, reserved, broadcast
+}
+
+#[allow(clippy::many_single_char_names)] // address parts, as the RFCs name them
+fn is_public_v6(ip: Ipv6Addr) -> bool {
+    let s = ip.segments();
+    let v4 = |hi: u16, lo: u16| {
+        let [a, b] = hi.to_be_bytes();
+        let [c, d] = lo.to_be_bytes();
+        Ipv4Addr::new(a, b, c, d)
+    };
+    if s[..5] == [0; 5] && (s[5] == 0xffff || s[5] == 0) && !(s[5] == 0 && s[6] == 0) {
+        // IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d).
+        return is_public_v4(v4(s[6], s[7]));
+    }
+    if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0; 4] {
+        return is_public_v4(v4(s[6], s[7])); // NAT64
+    }
+    if s[0] == 0x2002 {
+        return is_public_v4(v4(s[1], s[2])); // 6to4
+    }
+    !(ip.is_unspecified()
+        || ip.is_loopback()
+        || s[0] & 0xfe00 == 0xfc00   // unique-local
+        || s[0] & 0xffc0 == 0xfe80   // link-local
+        || s[0] & 0xffc0 == 0xfec0   // site-local (deprecated)
+        || s[0] & 0xff00 == 0xff00   // multicast
+        || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
+        || (s[0] == 0x2001 && s[1] < 0x0200) // IETF protocol assignments (Teredo, ORCHID, …)
+        || (s[0] == 0x0100 && s[1..4] == [0; 3]) // discard-only
+        || s[0] == 0) // the rest of ::/16 (no public unicast there)
+}
+
+/// An RFC 3339 `date-time` as seconds since the Unix epoch; `None` where it is not one
+/// (`2026-13-01T00:00:00Z`, a missing offset, a day past its month's end).
+#[must_use]
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let digits = |at: usize, n: usize| -> Option<i64> {
+        let part = b.get(at..at + n)?;
+        part.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| part.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0')))
+    };
+    let sep = |at: usize, c: u8| b.get(at) == Some(&c);
+    let (year, month, day) = (digits(0, 4)?, digits(5, 2)?, digits(8, 2)?);
+    let (hour, minute, second) = (digits(11, 2)?, digits(14, 2)?, digits(17, 2)?);
+    if !(sep(4, b'-') && sep(7, b'-') && matches!(b.get(10), Some(b'T' | b't')) && sep(13, b':') && sep(16, b':')) {
+        return None;
+    }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let month_days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in_month = *month_days.get(usize::try_from(month).ok()?.checked_sub(1)?)?;
+    if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let mut at = 19;
+    if sep(at, b'.') {
+        at += 1;
+        let start = at;
+        while b.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        if at == start {
+            return None;
+        }
+    }
+    let offset = match b.get(at) {
+        Some(b'Z' | b'z') if at + 1 == b.len() => 0,
+        Some(sign @ (b'+' | b'-')) if at + 6 == b.len() && sep(at + 3, b':') => {
+            let (h, m) = (digits(at + 1, 2)?, digits(at + 4, 2)?);
+            if h > 23 || m > 59 {
+                return None;
+            }
+            let minutes = h * 60 + m;
+            if *sign == b'+' {
+                minutes
+            } else {
+                -minutes
+            }
+        }
+        _ => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm), then seconds.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hour * 3600 + minute * 60 + second - offset * 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_dates_read_as_seconds() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_rfc3339("2026-12-01T11:30:00Z"), Some(1_796_124_600));
+        assert_eq!(parse_rfc3339("2026-12-01T12:30:00+01:00"), Some(1_796_124_600));
+        assert_eq!(parse_rfc3339("2026-12-01t11:30:00.123z"), Some(1_796_124_600));
+        assert_eq!(parse_rfc3339("2024-02-29T00:00:00-00:30"), Some(1_709_166_600));
+        for bad in [
+            "not-a-date",
+            "",
+            "2026-12-01",
+            "2026-12-01T11:30:00",
+            "2026-13-01T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2026-12-01T24:00:00Z",
+            "2026-12-01T11:30:00.Z",
+            "2026-12-01T11:30:00+0100",
+            "2026-12-01 11:30:00Z",
+            "+026-12-01T11:30:00Z",
+            "2026-12-01T11:30:00Zjunk",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn special_addresses_are_not_public() {
+        for ip in [
+            "0.1.2.3",
+            "10.0.0.1",
+            "100.64.0.1",
+            "127.0.0.1",
+            "169.254.169.254",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.0.0.8",
+            "192.0.2.1",
+            "192.168.1.1",
+            "198.18.0.1",
+            "198.51.100.1",
+            "203.0.113.1",
+            "224.0.0.1",
+            "240.0.0.1",
+            "255.255.255.255",
+            "::",
+            "::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.1.2.3",
+            "64:ff9b::a9fe:a9fe",
+            "2002:7f00:1::",
+            "fc00::1",
+            "fd12:3456::1",
+            "fe80::1",
+            "fec0::1",
+            "ff02::1",
+            "2001:db8::1",
+            "2001::1",
+            "100::1",
+        ] {
+            assert!(!is_public(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in [
+            "1.1.1.1",
+            "8.8.8.8",
+            "100.63.255.255",
+            "100.128.0.0",
+            "172.15.255.255",
+            "172.32.0.0",
+            "192.169.0.1",
+            "223.255.255.255",
+            "2606:4700:4700::1111",
+            "::ffff:8.8.8.8",
+            "2002:0808:0808::",
+        ] {
+            assert!(is_public(ip.parse().unwrap()), "{ip}");
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! Verification as bytes arrive: content codings decoded, a hard ceiling on the decoded
+//! bytes, the digest checked, the type sniffed. Nothing partial leaves this room.
+
+use std::io::Write;
+
+use base64::Engine as _;
+use sha2::{Digest as _, Sha256};
+
+use super::Refusal;
+
+/// Checks a body as it arrives. Feed it the bytes as they came off the wire ([`Verifier::push`]:
+/// it decodes the content coding itself), then [`Verifier::finish`]: only then are there bytes,
+/// and only if every check held.
+///
+/// ```
+/// use mcp_agent_view::fetch::Verifier;
+///
+/// let mut verifier = Verifier::new(64, None)?;
+/// verifier.push(b"RIFF0000WAVEpayload")?;
+/// let checked = verifier.finish(None, Some("image/png"))?;
+/// assert_eq!(checked.mime_type, "audio/wav"); // what the bytes show, not what was claimed
+/// assert!(!checked.digest_verified);
+/// # Ok::<(), mcp_agent_view::fetch::Refusal>(())
+/// ```
+pub struct Verifier {
+    decoding: Decoding,
+}
+
+enum Decoding {
+    Identity(Ceiling),
+    Gzip(flate2::write::GzDecoder<Ceiling>),
+    /// `deflate` as HTTP means it (zlib), or, as some servers send it, raw: told by the
+    /// first two bytes.
+    Deflate(Vec<u8>, u64),
+    Zlib(flate2::write::ZlibDecoder<Ceiling>),
+    Raw(flate2::write::DeflateDecoder<Ceiling>),
+}
+
+/// The decoded bytes, refused past the ceiling.
+struct Ceiling {
+    bytes: Vec<u8>,
+    max: u64,
+    over: bool,
+}
+
+impl Write for Ceiling {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() as u64 + buf.len() as u64 > self.max {
+            self.over = true;
+            return Err(std::io::Error::other("over the ceiling"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What passed every check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The decoded identity octets.
+    pub bytes: Vec<u8>,
+    /// The observed media type: what the bytes show; where they show nothing, the claimed
+    /// type if the bytes can be it (text for a textual type), else `text/plain` for UTF-8 and
+    /// `application/octet-stream` for the rest.
+    pub mime_type: String,
+    /// Whether a digest was given and the bytes matched it.
+    pub digest_verified: bool,
+}
+
+impl Verifier {
+    /// A verifier with a ceiling of `max_bytes` decoded bytes, for a body in
+    /// `content_encoding` (`None` or `identity`; `gzip`, `x-gzip`, `deflate`). Any other
+    /// coding is refused.
+    pub fn new(max_bytes: u64, content_encoding: Option<&str>) -> Result<Self, Refusal> {
+        let sink = Ceiling {
+            bytes: Vec::new(),
+            max: max_bytes,
+            over: false,
+        };
+        let coding = content_encoding.map(|c| c.trim().to_ascii_lowercase());
+        let decoding = match coding.as_deref() {
+            None | Some("" | "identity") => Decoding::Identity(sink),
+            Some("gzip" | "x-gzip") => Decoding::Gzip(flate2::write::GzDecoder::new(sink)),
+            Some("deflate") => Decoding::Deflate(Vec::new(), max_bytes),
+            Some(other) => return Err(Refusal::Encoding(clean(other))),
+        };
+        Ok(Verifier { decoding })
+    }
+
+    /// Takes the next bytes off the wire. Fails the moment the decoded bytes pass the
+    /// ceiling (stop reading then: the transfer is to be aborted), or where the coding is
+    /// corrupt.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Refusal> {
+        if let Decoding::Deflate(head, max) = &mut self.decoding {
+            head.extend_from_slice(chunk);
+            if head.len() < 2 {
+                return Ok(());
+            }
+            let sink = Ceiling {
+                bytes: Vec::new(),
+                max: *max,
+                over: false,
+            };
+            let (cmf, flg) = (head[0], head[1]);
+            let zlib = cmf & 0x0f == 8 && (u16::from(cmf) * 256 + u16::from(flg)) % 31 == 0;
+            let head = std::mem::take(head);
+            self.decoding = if zlib {
+                Decoding::Zlib(flate2::write::ZlibDecoder::new(sink))
+            } else {
+                Decoding::Raw(flate2::write::DeflateDecoder::new(sink))
+            };
+            return self.push(&head);
+        }
+        let written = match &mut self.decoding {
+            Decoding::Identity(sink) => sink.write_all(chunk),
+            // Flushed at once: a decoder holds what it decoded until the next write otherwise,
+            // and the ceiling is to hold the moment it is passed.
+            Decoding::Gzip(d) => d.write_all(chunk).and_then(|()| d.flush()),
+            Decoding::Zlib(d) => d.write_all(chunk).and_then(|()| d.flush()),
+            Decoding::Raw(d) => d.write_all(chunk).and_then(|()| d.flush()),
+            Decoding::Deflate(..) => Ok(()),
+        };
+        match written {
+            Ok(()) => Ok(()),
+            Err(_) if self.is_over() => Err(self.over()),
+            Err(_) => Err(Refusal::Corrupt),
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        match &self.decoding {
+            Decoding::Identity(sink) => sink.over,
+            Decoding::Gzip(d) => d.get_ref().over,
+            Decoding::Zlib(d) => d.get_ref().over,
+            Decoding::Raw(d) => d.get_ref().over,
+            Decoding::Deflate(..) => false,
+        }
+    }
+
+    fn over(&self) -> Refusal {
+        let max = match &self.decoding {
+            Decoding::Identity(sink) => sink.max,
+            Decoding::Gzip(d) => d.get_ref().max,
+            Decoding::Zlib(d) => d.get_ref().max,
+            Decoding::Raw(d) => d.get_ref().max,
+            Decoding::Deflate(_, max) => *max,
+        };
+        Refusal::OverCeiling {
+            ceiling: max,
+            claimed: None,
+        }
+    }
+
+    /// Ends the body: the coding must end cleanly, the bytes must match `digest` where one is
+    /// given (`sha256:` and base64url, as RFC-005 writes it), and their type is sniffed
+    /// (`claimed` is the server's testimony, kept only where the bytes can be it).
+    pub fn finish(mut self, digest: Option<&str>, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        let ended = match &mut self.decoding {
+            Decoding::Identity(_) => Ok(()),
+            Decoding::Gzip(d) => d.try_finish(),
+            Decoding::Zlib(d) => d.try_finish(),
+            Decoding::Raw(d) => d.try_finish(),
+            Decoding::Deflate(head, _) if head.is_empty() => Ok(()),
+            Decoding::Deflate(..) => return Err(Refusal::Corrupt),
+        };
+        if ended.is_err() {
+            // A decoder writes its last bytes as it ends: they too may pass the ceiling.
+            return Err(if self.is_over() { self.over() } else { Refusal::Corrupt });
+        }
+        let finished = match self.decoding {
+            Decoding::Identity(sink) => Ok(sink),
+            Decoding::Gzip(d) => d.finish(),
+            Decoding::Zlib(d) => d.finish(),
+            Decoding::Raw(d) => d.finish(),
+            Decoding::Deflate(..) => Ok(Ceiling {
+                bytes: Vec::new(),
+                max: 0,
+                over: false,
+            }),
+        };
+        let bytes = finished.map_err(|_| Refusal::Corrupt)?.bytes;
+        let digest_verified = match digest {
+            None => false,
+            Some(digest) if digest_matches(digest, &bytes)? => true,
+            Some(_) => return Err(Refusal::DigestMismatch),
+        };
+        Ok(Checked {
+            mime_type: observed_type(&bytes, claimed),
+            bytes,
+            digest_verified,
+        })
+    }
+}
+
+/// Whether `bytes` have the SHA-256 `digest` names. A digest of another algorithm, or that is
+/// no base64url of 32 bytes, is refused: it cannot be checked, so nothing is presented.
+fn digest_matches(digest: &str, bytes: &[u8]) -> Result<bool, Refusal> {
+    let expected = digest
+        .strip_prefix("sha256:")
+        .and_then(|b64| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(b64).ok())
+        .filter(|d| d.len() == 32)
+        .ok_or(Refusal::BadDigest)?;
+    Ok(Sha256::digest(bytes).as_slice() == expected.as_slice())
+}
+
+/// What the bytes are: their magic number's type; else the claimed type where the bytes can
+/// be it; else text or octets.
+fn observed_type(bytes: &[u8], claimed: Option<&str>) -> String {
+    if let Some(sniffed) = crate::target::check::sniffed_bytes_type(bytes) {
+        return sniffed.to_owned();
+    }
+    let text = std::str::from_utf8(bytes).is_ok();
+    let claimed = claimed.and_then(|c| c.parse::<mime::Mime>().ok());
+    match claimed {
+        // A claimed magic-number type the bytes do not show is not kept.
+        Some(m) if text && crate::classify::is_textual(&m) => m.essence_str().to_owned(),
+        _ if text => "text/plain".to_owned(),
+        _ => "application/octet-stream".to_owned(),
+    }
+}
+
+fn clean(s: &str) -> String {
+    crate::render::clean_label(s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn the_ceiling_is_on_decoded_bytes_and_holds_at_once() {
+        let body = vec![b'x'; 1000];
+        let packed = gzip(&body);
+        assert!(packed.len() < 64);
+        let mut v = Verifier::new(64, Some("gzip")).unwrap();
+        assert!(matches!(v.push(&packed), Err(Refusal::OverCeiling { ceiling: 64, .. })));
+
+        let mut v = Verifier::new(1000, Some("gzip")).unwrap();
+        v.push(&packed).unwrap();
+        assert_eq!(v.finish(None, None).unwrap().bytes, body);
+
+        let mut v = Verifier::new(10, None).unwrap();
+        v.push(b"0123456789").unwrap();
+        assert!(matches!(v.push(b"a"), Err(Refusal::OverCeiling { .. })));
+    }
+
+    #[test]
+    fn deflate_is_read_as_zlib_or_raw() {
+        let body = b"hello hello hello hello";
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(body).unwrap();
+        let mut r = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        r.write_all(body).unwrap();
+        for packed in [z.finish().unwrap(), r.finish().unwrap()] {
+            let mut v = Verifier::new(100, Some("deflate")).unwrap();
+            // One byte at a time: the coding is told from the first two.
+            for b in &packed {
+                v.push(std::slice::from_ref(b)).unwrap();
+            }
+            assert_eq!(v.finish(None, None).unwrap().bytes, body);
+        }
+    }
+
+    #[test]
+    fn a_corrupt_or_cut_coding_gives_nothing() {
+        let packed = gzip(b"some text that is long enough to matter");
+        let mut v = Verifier::new(100, Some("gzip")).unwrap();
+        v.push(&packed[..packed.len() - 6]).unwrap();
+        assert_eq!(v.finish(None, None), Err(Refusal::Corrupt));
+        let mut v = Verifier::new(100, Some("gzip")).unwrap();
+        assert!(v
+            .push(b"not gzip at all")
+            .and_then(|()| v.finish(None, None).map(|_| ()))
+            .is_err());
+        assert_eq!(
+            Verifier::new(100, Some("br")).err(),
+            Some(Refusal::Encoding("br".into()))
+        );
+    }
+
+    #[test]
+    fn digests_are_checked_on_the_decoded_bytes() {
+        let body = b"RIFF0000WAVEpayload";
+        let digest = "sha256:uM7OLD5sO8G3SeWw3LirIreZM71523d9_qXxkn8ewpM";
+        let mut v = Verifier::new(100, Some("gzip")).unwrap();
+        v.push(&gzip(body)).unwrap();
+        let checked = v.finish(Some(digest), None).unwrap();
+        assert!(checked.digest_verified);
+        assert_eq!(checked.mime_type, "audio/wav");
+
+        let mut v = Verifier::new(100, None).unwrap();
+        v.push(b"RIFF0000WAVEpayloaD").unwrap();
+        assert_eq!(v.finish(Some(digest), None), Err(Refusal::DigestMismatch));
+        let mut v = Verifier::new(100, None).unwrap();
+        v.push(body).unwrap();
+        assert_eq!(v.finish(Some("md5:abc"), None), Err(Refusal::BadDigest));
+    }
+
+    #[test]
+    fn the_observed_type_is_what_the_bytes_show() {
+        let observed = |bytes: &[u8], claimed| observed_type(bytes, claimed);
+        assert_eq!(
+            observed(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", Some("text/plain")),
+            "image/png"
+        );
+        assert_eq!(observed(b"a,b\n1,2\n", Some("text/csv")), "text/csv");
+        assert_eq!(
+            observed(b"{}", Some("application/json; charset=utf-8")),
+            "application/json"
+        );
+        assert_eq!(observed(b"plain", Some("image/png")), "text/plain");
+        assert_eq!(observed(b"\0\xfe\xff", Some("text/plain")), "application/octet-stream");
+        assert_eq!(observed(b"\0\xfe\xff", None), "application/octet-stream");
+    }
+}
