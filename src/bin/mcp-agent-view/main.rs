@@ -2,6 +2,7 @@
 
 #[cfg(feature = "call")]
 mod call;
+mod fetch;
 mod output;
 
 use std::io::Read as _;
@@ -96,6 +97,14 @@ enum Command {
     /// -- get-resource-reference '{"resourceType":"Blob"}'
     #[cfg(feature = "call")]
     Call(call::CallArgs),
+    /// Registers a message's references as the lanes do, fetches them under a policy
+    /// (RFC-005: schemes, origins, a byte ceiling, digests, sniffed types), and prints one
+    /// JSON object: what the model reads before and after, the host's records, each fetch.
+    ///
+    /// mcp-agent-view fetch [FILE|-] [--seed N] [--provenance P]... [--ref ID]... [--no-fetch]
+    /// [--max-bytes N] [--origin ORIGIN] [--bearer-env VAR] [--allow-scheme S]...
+    /// [--allow-origin O]... [--save-dir DIR] [--timeout SECONDS]
+    Fetch(fetch::FetchArgs),
 }
 
 #[derive(Args)]
@@ -220,6 +229,7 @@ fn run(command: &Command) -> Result<String, String> {
         Command::Classify { input, options } => (input, options, Show::Classify),
         #[cfg(feature = "call")]
         Command::Call(args) => return call::run(args),
+        Command::Fetch(args) => return fetch::run(args),
     };
     let bytes = read_input(input.file.as_deref())?;
     show(&bytes, &how, *options)
@@ -283,7 +293,7 @@ pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<Str
     }
 }
 
-fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
+pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
     match file {
         None => read_stdin(),
         Some(path) if path.as_os_str() == "-" => read_stdin(),

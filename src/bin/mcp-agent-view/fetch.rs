@@ -1,0 +1,180 @@
+//! `mcp-agent-view fetch`: a message's references registered as the lanes register them,
+//! fetched under a policy, and what the model reads before and after, as one JSON object.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use mcp_agent_view::fetch::{FetchPolicy, Fetcher, Refusal, DEFAULT_MAX_BYTES};
+use mcp_agent_view::{
+    convert_message, history, HistoryOptions, Message, Provenance, ReferenceRecord, ReferenceRegistry, Target,
+};
+use serde_json::{json, Map, Value};
+
+#[derive(Args)]
+pub(crate) struct FetchArgs {
+    /// The message to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Seed the reference ids (the same ids as the history lane with the same seed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// A provenance to show the history lane under; may be given more than once [default:
+    /// tool-result]. `history` is the first.
+    #[arg(long, value_enum, value_name = "P")]
+    provenance: Vec<Provenance>,
+    /// Fetch only this reference id; may be given more than once. Every one gets an entry in
+    /// `fetches`.
+    #[arg(long = "ref", value_name = "ID")]
+    refs: Vec<String>,
+    /// Fetch nothing: show the references and their records.
+    #[arg(long)]
+    no_fetch: bool,
+    /// The ceiling on the decoded bytes of one fetch.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
+    /// The origin the connection was dialed to: the one that gets the credential, from any
+    /// address.
+    #[arg(long, value_name = "ORIGIN")]
+    origin: Option<String>,
+    /// The environment variable that holds the connection's bearer credential (sent to
+    /// --origin only).
+    #[arg(long, value_name = "VAR", requires = "origin")]
+    bearer_env: Option<String>,
+    /// A scheme to allow besides https; may be given more than once.
+    #[arg(long, value_name = "S")]
+    allow_scheme: Vec<String>,
+    /// An origin to allow whose addresses are not public; may be given more than once.
+    #[arg(long, value_name = "O")]
+    allow_origin: Vec<String>,
+    /// Save verified bytes here, as `<ref id>.<extension>` (the directory must exist).
+    #[arg(long, value_name = "DIR")]
+    save_dir: Option<PathBuf>,
+    /// The timeout of one fetch, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    timeout: f64,
+}
+
+pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
+    let policy = policy(args)?;
+    if let Some(dir) = &args.save_dir {
+        if !dir.is_dir() {
+            return Err(format!("--save-dir {}: no such directory", dir.display()));
+        }
+    }
+    let bytes = crate::read_input(args.file.as_deref())?;
+    let message = Message::parse(&bytes).map_err(|e| e.to_string())?;
+    let registry = args
+        .seed
+        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
+    let provenances = if args.provenance.is_empty() {
+        vec![Provenance::ToolResult]
+    } else {
+        args.provenance.clone()
+    };
+    let before = views(&message, &registry, &provenances);
+
+    let mut fetcher = Fetcher::new(policy);
+    if let Some(dir) = &args.save_dir {
+        fetcher = fetcher.save_dir(dir);
+    }
+    let held: Vec<String> = registry.records().into_iter().map(|r| r.id).collect();
+    let wanted = if args.refs.is_empty() {
+        held.clone()
+    } else {
+        args.refs.clone()
+    };
+    let mut fetches = Vec::new();
+    if !(args.no_fetch && args.refs.is_empty()) {
+        for id in &wanted {
+            let outcome = if args.no_fetch {
+                Err(if held.contains(id) {
+                    Refusal::NotFetched
+                } else {
+                    Refusal::UnknownReference
+                })
+            } else {
+                fetcher.fetch(&registry, id)
+            };
+            fetches.push(match outcome {
+                Ok(fetched) => {
+                    let verified = fetched.verified();
+                    json!({"id": id, "ok": true, "error": null, "bytes": verified.bytes,
+                        "mimeType": verified.mime_type, "digestVerified": verified.digest_verified,
+                        "path": verified.path})
+                }
+                Err(refusal) => json!({"id": id, "ok": false, "error": refusal.to_string(), "bytes": null,
+                    "mimeType": null, "digestVerified": null, "path": null}),
+            });
+        }
+    }
+    let after = views(&message, &registry, &provenances);
+    let records: Vec<Value> = registry.records().iter().map(record_json).collect();
+    let out = json!({"before": before, "after": after, "records": records, "fetches": fetches});
+    serde_json::to_string_pretty(&out)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
+}
+
+fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(format!("--timeout {}: not a positive number of seconds", args.timeout));
+    }
+    let mut policy = FetchPolicy::new()
+        .max_bytes(args.max_bytes)
+        .timeout(Duration::from_secs_f64(args.timeout.min(86_400.0)));
+    for scheme in &args.allow_scheme {
+        policy = policy.allow_scheme(scheme);
+    }
+    for origin in &args.allow_origin {
+        policy = policy
+            .allow_origin(origin)
+            .map_err(|e| format!("--allow-origin: {e}"))?;
+    }
+    if let Some(origin) = &args.origin {
+        policy = policy.origin(origin).map_err(|e| format!("--origin: {e}"))?;
+    }
+    if let Some(var) = &args.bearer_env {
+        let token = std::env::var(var).map_err(|_| format!("--bearer-env {var}: the variable is not set"))?;
+        policy = policy.bearer(&token);
+    }
+    Ok(policy)
+}
+
+/// What the model reads: the history lane under each provenance, and the neutral blocks lane.
+fn views(message: &Message<'_>, registry: &ReferenceRegistry, provenances: &[Provenance]) -> Value {
+    let mut histories = Map::new();
+    let mut first = None;
+    for &provenance in provenances {
+        let options = HistoryOptions {
+            provenance,
+            budget: None,
+        };
+        let name = provenance
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned());
+        let text = history(message, registry, &options);
+        first.get_or_insert_with(|| text.clone());
+        histories.insert(name, Value::String(text));
+    }
+    let target = Target::neutral();
+    let blocks = convert_message(message, provenances[0], registry, &target).content;
+    json!({"history": first, "histories": histories, "blocks": target.blocks_json(&blocks)})
+}
+
+/// The host-private view of a record: the one place the CLI prints a uri.
+fn record_json(record: &ReferenceRecord) -> Value {
+    json!({
+        "id": record.id,
+        "uri": record.uri,
+        "name": record.name,
+        "mimeType": record.mime_type,
+        "sizeBytes": record.size_bytes,
+        "disposition": record.disposition,
+        "expiresAt": record.expires_at,
+        "digest": record.digest,
+        "verified": record.verified.as_ref().map(|v| json!({
+            "bytes": v.bytes, "mimeType": v.mime_type, "digestVerified": v.digest_verified, "path": v.path,
+        })),
+    })
+}
