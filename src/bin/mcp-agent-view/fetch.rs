@@ -74,9 +74,9 @@ pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
     };
     let before = views(&message, &registry, &provenances);
 
-    let mut fetcher = Fetcher::new(policy);
+    let mut host = Fetcher::new(policy);
     if let Some(dir) = &args.save_dir {
-        fetcher = fetcher.save_dir(dir);
+        host = host.save_dir(dir);
     }
     let held: Vec<String> = registry.records().into_iter().map(|r| r.id).collect();
     let wanted = if args.refs.is_empty() {
@@ -94,11 +94,11 @@ pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
                     Refusal::UnknownReference
                 })
             } else {
-                fetcher.fetch(&registry, id)
+                host.fetch(&registry, id)
             };
             fetches.push(match outcome {
-                Ok(fetched) => {
-                    let verified = fetched.verified();
+                Ok(done) => {
+                    let verified = done.verified();
                     json!({"id": id, "ok": true, "error": null, "bytes": verified.bytes,
                         "mimeType": verified.mime_type, "digestVerified": verified.digest_verified,
                         "path": verified.path})
