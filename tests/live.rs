@@ -204,6 +204,34 @@ fn resource_links_are_stubs_without_uris() {
 }
 
 #[test]
+fn fetched_links_give_the_linked_resources_text_through_the_same_connection() {
+    let out = everything_tool(
+        &["--fetch-references", "--seed", "3"],
+        "get-resource-links",
+        Some(r#"{"count":3}"#),
+    );
+    // First the stubs, as before any fetch.
+    let stubs = texts(&out["shown"]);
+    assert_eq!(stubs.len(), 4, "{out}");
+    let ids: Vec<&str> = stubs[1..].iter().map(|stub| &stub[1..18]).collect();
+    // Then one fetch_reference answer per stub, each the linked resource's own text.
+    let fetched = out["fetched"].as_array().expect("fetched");
+    assert_eq!(fetched.len(), 3, "{out}");
+    for (n, answer) in fetched.iter().enumerate() {
+        let texts = texts(answer);
+        assert_eq!(texts.len(), 1, "{answer}");
+        assert!(
+            texts[0].starts_with(&format!("Resource {}: This is a ", n + 1)),
+            "{}: {}",
+            ids[n],
+            texts[0]
+        );
+        assert_eq!(answer["messages"][0]["isError"], false);
+    }
+    assert!(!out.to_string().contains("demo://"), "{out}");
+}
+
+#[test]
 fn structured_content_and_gzip_resources_read_well() {
     let out = everything_tool(&[], "get-structured-content", Some(r#"{"location":"Chicago"}"#));
     assert!(texts(&out)[0].contains("temperature"), "{out}");

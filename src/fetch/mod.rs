@@ -203,6 +203,42 @@ pub trait ResourceReader {
     fn read_resource(&self, uri: &str) -> Result<Vec<ReadContents>, Refusal>;
 }
 
+/// The contents of a `resources/read` answer as JSON (a result `{"contents": […]}`, or a
+/// JSON-RPC response holding one or an `error`): what a [`ResourceReader`] gives back. An
+/// error, or an item with neither string `text` nor string `blob`, is refused, its reason
+/// cleaned.
+pub fn read_contents_of(answer: &Value) -> Result<Vec<ReadContents>, Refusal> {
+    let answer = answer.get("result").unwrap_or(answer);
+    if let Some(error) = answer.get("error") {
+        let message = error.get("message").and_then(Value::as_str).unwrap_or("error");
+        return Err(Refusal::Read(crate::render::clean_label(message).unwrap_or_default()));
+    }
+    let items = answer
+        .get("contents")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Refusal::Read("no contents".to_owned()))?;
+    items
+        .iter()
+        .map(|item| {
+            let mime_type = item.get("mimeType").and_then(Value::as_str).map(str::to_owned);
+            match (
+                item.get("text").and_then(Value::as_str),
+                item.get("blob").and_then(Value::as_str),
+            ) {
+                (_, Some(blob)) => Ok(ReadContents::Blob {
+                    mime_type,
+                    blob: blob.to_owned(),
+                }),
+                (Some(text), None) => Ok(ReadContents::Text {
+                    mime_type,
+                    text: text.to_owned(),
+                }),
+                (None, None) => Err(Refusal::Read("contents without text or blob".to_owned())),
+            }
+        })
+        .collect()
+}
+
 /// A verified fetch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fetched {

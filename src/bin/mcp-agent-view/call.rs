@@ -3,16 +3,22 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_agent_view::rmcp_bridge::StdioServer;
-use mcp_agent_view::Provider;
+use std::cell::RefCell;
+
+use mcp_agent_view::fetch::{
+    fetch_reference, read_contents_of, FetchPolicy, Fetcher, ReadContents, Refusal, ResourceReader,
+};
+use mcp_agent_view::rmcp_bridge::{StdioClient, StdioServer};
+use mcp_agent_view::{Provider, Target};
 use rmcp::model::{
     CallToolRequestParams, ClientRequest, GetPromptRequestParams, JsonObject, ReadResourceRequestParams, Request,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use crate::{show, Options, Show};
+use crate::{registry_of, show_with, Options, Show};
 
 #[derive(Args)]
+#[allow(clippy::struct_excessive_bools)] // one flag an option
 pub(crate) struct CallArgs {
     /// How to show the answer [default: tool-result for a tool, prompt for a prompt, blocks for
     /// a resource].
@@ -40,6 +46,13 @@ pub(crate) struct CallArgs {
     /// Show the server's own standard error (it is discarded by default).
     #[arg(long)]
     server_stderr: bool,
+    /// After showing the answer, fetch every reference it holds as the model's
+    /// `fetch_reference` calls would (links with resources/read through this connection,
+    /// the rest under the default policy: https, public addresses, 16 MiB), and print one JSON
+    /// object: `shown` (the lane's output) and `fetched` (each call's `{"messages": …}` in the
+    /// target's shape).
+    #[arg(long)]
+    fetch_references: bool,
     #[command(flatten)]
     options: Options,
     /// The server's command, then `--`, then the tool's name (or prompt's, or the resource's
@@ -79,18 +92,82 @@ pub(crate) fn run(args: &CallArgs) -> Result<String, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let answer = runtime.block_on(ask_server(&server, &ask, args))?;
+    let mut client = runtime.block_on(connect(&server, args))?;
+    let answer = runtime.block_on(ask_server(&mut client, &ask));
+    answer.and_then(|answer| show_answer(&answer, &ask, args, &runtime, client))
+}
+
+/// What the model reads of `answer`; with `--fetch-references`, and what each
+/// `fetch_reference` call gives back after. Closes the connection.
+fn show_answer(
+    answer: &Value,
+    ask: &Ask,
+    args: &CallArgs,
+    runtime: &tokio::runtime::Runtime,
+    client: StdioClient,
+) -> Result<String, String> {
+    let registry = registry_of(args.options);
+    let how = lane_of(ask, args);
+    let shown = show_with(answer.to_string().as_bytes(), &how, args.options, &registry);
+    if !args.fetch_references {
+        runtime.block_on(client.close());
+        return shown;
+    }
+    let shown = shown?;
+    let reader = Connected {
+        runtime,
+        client: RefCell::new(client),
+    };
+    let target = Target::for_provider(args.target);
+    let fetcher = Fetcher::new(FetchPolicy::new()).resources(&reader);
+    let answers: Vec<Value> = registry
+        .records()
+        .iter()
+        .enumerate()
+        .map(|(n, record)| {
+            let call = json!({"ref_id": record.id});
+            let result = fetch_reference(&call, &format!("toolu_fetch_{n}"), &registry, &fetcher, &target);
+            json!({"messages": target.tool_results_json(std::slice::from_ref(&result))})
+        })
+        .collect();
+    drop(fetcher);
+    runtime.block_on(reader.client.into_inner().close());
+    let shown = serde_json::from_str::<Value>(&shown).unwrap_or(Value::String(shown));
+    serde_json::to_string_pretty(&json!({"shown": shown, "fetched": answers}))
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
+}
+
+/// The connection's resources/read, for the fetcher: each read waits on the connection.
+struct Connected<'r> {
+    runtime: &'r tokio::runtime::Runtime,
+    client: RefCell<StdioClient>,
+}
+
+impl ResourceReader for Connected<'_> {
+    fn read_resource(&self, uri: &str) -> Result<Vec<ReadContents>, Refusal> {
+        let request = ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri)));
+        let mut client = self.client.borrow_mut();
+        let answer = self
+            .runtime
+            .block_on(client.request(request))
+            .map_err(|_| Refusal::Read("the server did not answer".to_owned()))?;
+        read_contents_of(&answer)
+    }
+}
+
+fn lane_of<'a>(ask: &'a Ask, args: &'a CallArgs) -> Show<'a> {
     let lane = args.lane.unwrap_or(match ask {
         Ask::Tool { .. } => LaneArg::ToolResult,
         Ask::Prompt { .. } => LaneArg::Prompt,
         Ask::Resource { .. } => LaneArg::Blocks,
     });
-    let name = match &ask {
+    let name = match ask {
         Ask::Tool { name, .. } | Ask::Prompt { name, .. } => name.as_str(),
         Ask::Resource { uri } => uri.as_str(),
     };
     let target = args.target;
-    let how = match lane {
+    match lane {
         LaneArg::History => Show::History { budget: args.budget },
         LaneArg::Blocks => Show::Blocks { target },
         LaneArg::Script => Show::Script { target },
@@ -101,8 +178,7 @@ pub(crate) fn run(args: &CallArgs) -> Result<String, String> {
         },
         LaneArg::Prompt => Show::Prompt { target },
         LaneArg::Classify => Show::Classify,
-    };
-    show(answer.to_string().as_bytes(), &how, args.options)
+    }
 }
 
 /// Splits `SERVER... -- NAME [ARGUMENTS]`.
@@ -145,7 +221,19 @@ fn json_object(text: &str) -> Result<JsonObject, String> {
 
 /// Starts the server, initializes, asks once, and gives back the answer as JSON: a result
 /// (typed or, where rmcp could not type it, raw) or a JSON-RPC error response.
-async fn ask_server(server: &[String], ask: &Ask, args: &CallArgs) -> Result<Value, String> {
+async fn connect(server: &[String], args: &CallArgs) -> Result<StdioClient, String> {
+    StdioServer::new(&server[0])
+        .args(&server[1..])
+        .timeout(Duration::from_secs(args.timeout))
+        .inherit_stderr(args.server_stderr)
+        .connect()
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Asks once, and gives back the answer as JSON: a result (typed or, where rmcp could not
+/// type it, raw) or a JSON-RPC error response. Closes the connection where it fails.
+async fn ask_server(client: &mut StdioClient, ask: &Ask) -> Result<Value, String> {
     let request = match ask {
         Ask::Tool { name, arguments } => {
             let mut params = CallToolRequestParams::new(name.clone());
@@ -163,14 +251,5 @@ async fn ask_server(server: &[String], ask: &Ask, args: &CallArgs) -> Result<Val
         }
         Ask::Resource { uri } => ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri))),
     };
-    let mut client = StdioServer::new(&server[0])
-        .args(&server[1..])
-        .timeout(Duration::from_secs(args.timeout))
-        .inherit_stderr(args.server_stderr)
-        .connect()
-        .await
-        .map_err(|e| e.to_string())?;
-    let answer = client.request(request).await.map_err(|e| e.to_string());
-    client.close().await;
-    answer
+    client.request(request).await.map_err(|e| e.to_string())
 }

@@ -237,9 +237,23 @@ fn run(command: &Command) -> Result<String, String> {
 
 /// What the model reads of the message in `bytes`, as `how` shows it.
 pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<String, String> {
-    let registry = options
+    show_with(bytes, how, options, &registry_of(options))
+}
+
+/// The registry the options ask for: seeded, or with a random key.
+pub(crate) fn registry_of(options: Options) -> ReferenceRegistry {
+    options
         .seed
-        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
+        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed)
+}
+
+/// [`show`], with the references registered in `registry`.
+pub(crate) fn show_with(
+    bytes: &[u8],
+    how: &Show<'_>,
+    options: Options,
+    registry: &ReferenceRegistry,
+) -> Result<String, String> {
     let provenance = |default| options.provenance.unwrap_or(default);
     let pretty = |v: &Value| {
         serde_json::to_string_pretty(v)
@@ -248,7 +262,7 @@ pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<Str
     };
     if let Show::Script { target } = how {
         // As written, in the input's own order: what a script would be handed.
-        return script_json(bytes, &registry, &Target::for_provider(*target))
+        return script_json(bytes, registry, &Target::for_provider(*target))
             .map(|json| json + "\n")
             .map_err(|e| e.to_string());
     }
@@ -261,23 +275,23 @@ pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<Str
                 provenance: provenance(Provenance::ToolResult),
                 budget: budget.map(|b| b - 1),
             };
-            Ok(history(&message, &registry, &options) + "\n")
+            Ok(history(&message, registry, &options) + "\n")
         }
         Show::Blocks { target } => {
             let target = Target::for_provider(*target);
-            let blocks = convert_message(&message, provenance(Provenance::PushEvent), &registry, &target).content;
+            let blocks = convert_message(&message, provenance(Provenance::PushEvent), registry, &target).content;
             pretty(&target.blocks_json(&blocks))
         }
         Show::ToolResult { name, id, target } => {
             let target = Target::for_provider(*target);
-            let result = tool_result(&message, name, id, &registry, &target);
+            let result = tool_result(&message, name, id, registry, &target);
             let held = Target::neutral().blocks_json(&result.held_for_user);
             let messages = target.tool_results_json(std::slice::from_ref(&result));
             pretty(&serde_json::json!({"messages": messages, "heldForUser": held}))
         }
         Show::Prompt { target } => {
             let target = Target::for_provider(*target);
-            let messages = prompt_messages(&message, &registry, &target);
+            let messages = prompt_messages(&message, registry, &target);
             pretty(&Value::Array(target.messages_json(&messages)))
         }
         Show::Classify | Show::Script { .. } => {
