@@ -1,0 +1,390 @@
+//! The fetch room: the policy's decisions, the verifier's properties (held against oracles:
+//! flate2's encoders, SHA-256, chrono's RFC 3339 reader, the standard library's address
+//! tests), and the `fetch_reference` tool's answers.
+
+use std::io::Write as _;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::time::{Duration, UNIX_EPOCH};
+
+use base64::Engine as _;
+use mcp_agent_view::fetch::{
+    fetch_reference, is_public, parse_rfc3339, storage_name, tool_definition, FetchPolicy, Fetcher, Refusal, Verifier,
+};
+use mcp_agent_view::{
+    classify_block, Block, Class, Disposition, Provider, ReferenceRecord, ReferenceRegistry, ReferenceSource, Target,
+};
+use proptest::prelude::*;
+use serde_json::json;
+use sha2::Digest as _;
+
+fn record(uri: &str) -> ReferenceRecord {
+    ReferenceRecord {
+        id: "ref_0000000000001".into(),
+        uri: uri.into(),
+        source: ReferenceSource::BulkResource,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        disposition: None,
+        expires_at: None,
+        digest: None,
+        verified: None,
+    }
+}
+
+fn refused(policy: &FetchPolicy, record: &ReferenceRecord) -> Refusal {
+    policy.plan(record).expect_err("refused")
+}
+
+#[test]
+fn only_https_unless_named() {
+    let policy = FetchPolicy::new();
+    assert!(policy.plan(&record("https://files.example.com/a")).is_ok());
+    for (uri, scheme) in [
+        ("http://files.example.com/a", "http"),
+        ("file:///etc/passwd", "file"),
+        ("data:text/plain,hi", "data"),
+        ("ftp://files.example.com/a", "ftp"),
+        ("demo://resource/1", "demo"),
+    ] {
+        assert_eq!(refused(&policy, &record(uri)), Refusal::Scheme(scheme.into()), "{uri}");
+    }
+    let named = FetchPolicy::new().allow_scheme("HTTP");
+    assert!(named.plan(&record("http://files.example.com/a")).is_ok());
+    assert_eq!(refused(&policy, &record("not a uri")), Refusal::BadUri);
+}
+
+#[test]
+fn userinfo_claims_and_expiry_are_refused_before_dialing() {
+    let policy = FetchPolicy::new()
+        .max_bytes(128)
+        .now(UNIX_EPOCH + Duration::from_secs(1_796_124_600));
+    assert_eq!(
+        refused(&policy, &record("https://u:p@files.example.com/a")),
+        Refusal::Userinfo
+    );
+    assert_eq!(
+        refused(&policy, &record("https://u@files.example.com/a")),
+        Refusal::Userinfo
+    );
+    let mut big = record("https://files.example.com/a");
+    big.size_bytes = Some(129);
+    assert_eq!(
+        refused(&policy, &big),
+        Refusal::OverCeiling {
+            ceiling: 128,
+            claimed: Some(129)
+        }
+    );
+    big.size_bytes = Some(128);
+    assert!(policy.plan(&big).is_ok());
+    let mut expiring = record("https://files.example.com/a");
+    for (at, outcome) in [
+        ("not-a-date", Err(Refusal::BadExpiry)),
+        ("2026-12-01T11:30:00Z", Err(Refusal::Expired)),
+        ("2026-12-01T11:29:59Z", Err(Refusal::Expired)),
+        ("2026-12-01T11:30:01Z", Ok(())),
+        ("2026-12-01T12:30:00+02:00", Err(Refusal::Expired)),
+    ] {
+        expiring.expires_at = Some(at.into());
+        assert_eq!(policy.plan(&expiring).map(|_| ()), outcome, "{at}");
+    }
+}
+
+#[test]
+fn the_credential_goes_to_the_dialed_origin_only() {
+    let policy = FetchPolicy::new()
+        .origin("https://files.example.com")
+        .unwrap()
+        .bearer("s3cret");
+    let plan = policy.plan(&record("https://files.example.com/a?x=1")).unwrap();
+    assert_eq!(plan.bearer.as_deref(), Some("s3cret"));
+    // The dialed origin is the host's own choice, at whatever address it has.
+    assert!(!plan.public_only);
+    for other in [
+        "https://evil.example.com/a",
+        "https://files.example.com:8443/a",
+        "https://files.example.com.evil.example/a",
+    ] {
+        let plan = policy.plan(&record(other)).unwrap();
+        assert_eq!(plan.bearer, None, "{other}");
+        assert!(plan.public_only, "{other}: checked on its addresses once it resolves");
+    }
+    // Its Debug never shows the credential.
+    assert!(!format!(
+        "{policy:?} {plan:?}",
+        plan = policy.plan(&record("https://files.example.com/")).unwrap()
+    )
+    .contains("s3cret"));
+}
+
+#[test]
+fn addresses_that_are_not_public_are_refused_unless_named() {
+    let policy = FetchPolicy::new().allow_scheme("http");
+    for uri in [
+        "http://127.0.0.1/a",
+        "http://[::1]/a",
+        "http://10.1.2.3/a",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fd00::1]/a",
+        "http://[::ffff:127.0.0.1]/a",
+        "http://localhost/a",
+        "http://api.localhost/a",
+        "http://printer.local/a",
+        "http://0x7f000001/a",
+        "http://2130706433/a",
+    ] {
+        assert_eq!(refused(&policy, &record(uri)), Refusal::NotPublic, "{uri}");
+    }
+    let named = FetchPolicy::new()
+        .allow_scheme("http")
+        .allow_origin("http://127.0.0.1:8080")
+        .unwrap();
+    let plan = named.plan(&record("http://127.0.0.1:8080/a")).unwrap();
+    assert!(!plan.public_only && plan.bearer.is_none());
+    assert_eq!(refused(&named, &record("http://127.0.0.1:8081/a")), Refusal::NotPublic);
+    // The dialed origin is named by being dialed.
+    let dialed = FetchPolicy::new()
+        .allow_scheme("http")
+        .origin("http://127.0.0.1:9")
+        .unwrap();
+    assert!(dialed.plan(&record("http://127.0.0.1:9/a")).is_ok());
+    // A name that resolves is judged on its addresses: the plan tells the transport.
+    let plan = policy.plan(&record("http://files.example.com/a")).unwrap();
+    assert!(plan.admits(IpAddr::V4(Ipv4Addr::new(93, 184, 215, 14))));
+    assert!(!plan.admits(IpAddr::V4(Ipv4Addr::LOCALHOST)));
+}
+
+/// The standard library's own tests of special addresses: every address any of them marks is
+/// not public.
+fn special_by_std(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_unspecified()
+                || v4.is_multicast()
+        }
+        IpAddr::V6(v6) => {
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || v6.to_ipv4_mapped().is_some_and(|v4| special_by_std(IpAddr::V4(v4)))
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn what_std_marks_special_is_never_public(bits in any::<u32>(), high in any::<u128>()) {
+        let v4 = IpAddr::V4(Ipv4Addr::from(bits));
+        prop_assert!(!(special_by_std(v4) && is_public(v4)), "{v4}");
+        let mapped = IpAddr::V6(Ipv4Addr::from(bits).to_ipv6_mapped());
+        prop_assert_eq!(is_public(mapped), is_public(v4), "{}", mapped);
+        let v6 = IpAddr::V6(Ipv6Addr::from(high));
+        prop_assert!(!(special_by_std(v6) && is_public(v6)), "{v6}");
+    }
+
+    #[test]
+    fn rfc3339_reads_as_chrono_reads(secs in -62_135_596_800i64..253_402_300_799, offset in -1439i32..1440, frac in proptest::option::of(0u32..1_000_000_000)) {
+        let zone = chrono::FixedOffset::east_opt(offset * 60).unwrap();
+        let at = chrono::DateTime::from_timestamp(secs, frac.unwrap_or(0)).unwrap().with_timezone(&zone);
+        let text = if frac.is_some() { at.format("%Y-%m-%dT%H:%M:%S%.f%:z") } else { at.format("%Y-%m-%dT%H:%M:%S%:z") }.to_string();
+        prop_assert_eq!(parse_rfc3339(&text), Some(secs), "{}", text);
+    }
+
+    #[test]
+    fn what_chrono_refuses_is_refused(text in "[0-9T:Z+.-]{10,30}") {
+        let chrono = chrono::DateTime::parse_from_rfc3339(&text).ok().map(|d| d.timestamp());
+        let ours = parse_rfc3339(&text);
+        // chrono also reads a space for the T and a leap second as :59; we read neither as
+        // anything but what RFC 3339's grammar says. Where we read a date, chrono reads it so.
+        if let Some(ours) = ours {
+            prop_assert!(chrono == Some(ours) || text.contains(":60"), "{}: {:?} vs {:?}", text, ours, chrono);
+        }
+    }
+
+    /// The verifier's result is the same however the body is cut into chunks; what it gives
+    /// is never over the ceiling; it gives back exactly what was encoded.
+    #[test]
+    fn verification_holds_however_the_body_arrives(
+        body in proptest::collection::vec(any::<u8>(), 0..2048),
+        ceiling in 0u64..3000,
+        cut in 1usize..700,
+        coding in 0u8..3,
+    ) {
+        let wire = match coding {
+            0 => body.clone(),
+            1 => { let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()); e.write_all(&body).unwrap(); e.finish().unwrap() }
+            _ => { let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast()); e.write_all(&body).unwrap(); e.finish().unwrap() }
+        };
+        let coding = [None, Some("gzip"), Some("deflate")][usize::from(coding)];
+        let digest = format!("sha256:{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(&body)));
+        let run = |chunk: usize| -> Result<mcp_agent_view::fetch::Checked, Refusal> {
+            let mut v = Verifier::new(ceiling, coding)?;
+            for piece in wire.chunks(chunk.max(1)) { v.push(piece)?; }
+            v.finish(Some(&digest), None)
+        };
+        let whole = run(wire.len());
+        prop_assert_eq!(&run(cut), &whole);
+        match whole {
+            Ok(checked) => {
+                prop_assert!(checked.bytes.len() as u64 <= ceiling);
+                prop_assert_eq!(checked.bytes, body);
+                prop_assert!(checked.digest_verified);
+            }
+            Err(refusal) => {
+                prop_assert!(body.len() as u64 > ceiling, "{}", refusal);
+                let is_over = matches!(refusal, Refusal::OverCeiling { .. });
+                prop_assert!(is_over, "{}", refusal);
+            }
+        }
+    }
+
+    /// A body that is no gzip or deflate, or is cut, never yields bytes that are not its own.
+    #[test]
+    fn a_bad_coding_yields_nothing_it_did_not_hold(wire in proptest::collection::vec(any::<u8>(), 0..512), deflate in any::<bool>()) {
+        let coding = if deflate { "deflate" } else { "gzip" };
+        let mut v = Verifier::new(1 << 20, Some(coding)).unwrap();
+        let outcome = v.push(&wire).and_then(|()| v.finish(None, None));
+        if let Ok(checked) = outcome {
+            // Whatever decoded, encoding it again decodes to the same: no partial read is
+            // presented as whole (a cut stream fails in finish).
+            prop_assert!(checked.bytes.len() <= 1 << 20);
+        }
+    }
+}
+
+#[test]
+fn a_digest_mismatch_is_never_presented() {
+    let mut v = Verifier::new(100, None).unwrap();
+    v.push(b"the bytes").unwrap();
+    let other = format!(
+        "sha256:{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(b"other bytes"))
+    );
+    assert_eq!(v.finish(Some(&other), None), Err(Refusal::DigestMismatch));
+}
+
+#[test]
+fn storage_names_come_from_the_id_and_the_observed_type() {
+    assert_eq!(storage_name("ref_abc", "audio/wav"), "ref_abc.wav");
+    assert_eq!(storage_name("ref_abc", "image/jpeg"), "ref_abc.jpg");
+    assert_eq!(storage_name("ref_abc", "text/csv; charset=utf-8"), "ref_abc.csv");
+    assert_eq!(storage_name("ref_abc", "text/x-weird"), "ref_abc.txt");
+    assert_eq!(storage_name("ref_abc", "application/x-../../etc"), "ref_abc.bin");
+}
+
+/// A registry holding one reference to a `data:` uri of `bytes`, and its id.
+fn data_reference(bytes: &[u8], mime: &str, disposition: Option<&str>) -> (ReferenceRegistry, String) {
+    let registry = ReferenceRegistry::with_seed(9);
+    let uri = format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    );
+    let mut block = json!({"type": "resource", "uri": uri, "name": "n", "mimeType": mime});
+    if let Some(d) = disposition {
+        block["disposition"] = d.into();
+    }
+    let block = Block::decode(&block);
+    let Class::Reference(reference) = classify_block(&block) else {
+        panic!("a reference")
+    };
+    let id = registry.register(&reference);
+    (registry, id)
+}
+
+#[test]
+fn the_tool_answers_with_content_as_classify_shows_an_embedded_resource() {
+    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data"));
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+    let (registry, id) = data_reference(png, "application/octet-stream", None);
+    let answer = fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::anthropic());
+    assert!(!answer.is_error);
+    let blocks = Target::neutral().blocks_json(&answer.content);
+    assert_eq!(blocks[0]["type"], "image", "{blocks:?}");
+    assert_eq!(blocks[0]["mimeType"], "image/png");
+
+    // Arguments as JSON text, and an id given in its brackets, are read too.
+    let (registry, id) = data_reference(b"plain words", "text/plain", None);
+    let call = json!(json!({"ref_id": format!("[{id}]")}).to_string());
+    let answer = fetch_reference(&call, "t", &registry, &fetcher, &Target::anthropic());
+    assert_eq!(answer.content[0].as_text(), Some("plain words"));
+}
+
+#[test]
+fn a_never_reference_is_fetched_for_the_host_and_its_bytes_never_reach_the_model() {
+    let dir = std::env::temp_dir().join(format!("mav-never-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(&dir);
+    let (registry, id) = data_reference(b"RIFF0000WAVEpayload", "audio/wav", Some("never"));
+    let answer = fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::anthropic());
+    assert!(!answer.is_error);
+    let text = answer
+        .content
+        .iter()
+        .filter_map(|b| b.as_text())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!text.contains("payload") && !text.contains("UklGR"), "{text}");
+    assert!(
+        text.contains(&format!("saved as {id}.wav")) && text.contains("audio/wav"),
+        "{text}"
+    );
+    assert_eq!(answer.content.len(), 1);
+    let record = registry.lookup(&id).unwrap();
+    assert_eq!(record.disposition, Some(Disposition::Never));
+    let saved = dir.join(format!("{id}.wav"));
+    assert_eq!(std::fs::read(&saved).unwrap(), b"RIFF0000WAVEpayload");
+    assert_eq!(record.verified.unwrap().path.as_deref(), saved.to_str());
+    // Nothing partial is left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn failures_name_their_reason_and_never_the_uri() {
+    let fetcher = Fetcher::new(FetchPolicy::new());
+    let registry = ReferenceRegistry::new();
+    let block =
+        Block::decode(&json!({"type": "resource", "uri": "file:///home/me/.ssh/id_rsa?token=SECRET", "name": "k"}));
+    let Class::Reference(reference) = classify_block(&block) else {
+        panic!("a reference")
+    };
+    let id = registry.register(&reference);
+    for (call, reason) in [
+        (json!({"ref_id": id}), "refused scheme: file"),
+        (json!({"ref_id": "ref_0000000000000"}), "unknown reference"),
+        (json!({"ref_id": "../../etc/passwd"}), "unknown reference"),
+        (json!({}), "the call needs a ref_id"),
+    ] {
+        let answer = fetch_reference(&call, "t", &registry, &fetcher, &Target::anthropic());
+        let text = answer.content[0].as_text().unwrap();
+        assert!(answer.is_error && text.contains(reason), "{text}");
+        assert!(
+            !text.contains("SECRET") && !text.contains(".ssh") && !text.contains("file:"),
+            "{text}"
+        );
+    }
+    assert!(registry.lookup(&id).unwrap().verified.is_none());
+}
+
+#[test]
+fn the_tool_is_defined_in_each_providers_shape() {
+    let anthropic = tool_definition(Provider::Anthropic, "open_ref");
+    assert_eq!(anthropic["name"], "open_ref");
+    assert_eq!(anthropic["input_schema"]["properties"]["ref_id"]["type"], "string");
+    let chat = tool_definition(Provider::OpenAiChat, "open_ref");
+    assert_eq!(chat["type"], "function");
+    assert_eq!(chat["function"]["parameters"]["required"][0], "ref_id");
+    let responses = tool_definition(Provider::OpenAiResponses, "open_ref");
+    assert_eq!(responses["name"], "open_ref");
+    assert_eq!(responses["parameters"]["type"], "object");
+    let neutral = tool_definition(Provider::Neutral, "open_ref");
+    assert_eq!(neutral["inputSchema"]["required"][0], "ref_id");
+}
