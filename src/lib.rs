@@ -47,10 +47,11 @@
 //!
 //! # What this crate does not do
 //!
-//! - No I/O and no global state in the library itself: it reads JSON you already have and
-//!   returns what the agent reads. Fetching a reference is the host's job, with the record
-//!   from the registry. (The `stdio` feature's `rmcp_bridge::StdioServer` is the one
-//!   exception, by request: it starts a stdio server and connects rmcp's client to it.)
+//! - No I/O and no global state in the lanes: they read JSON you already have and return what
+//!   the agent reads. I/O happens only where the host asks for it: [`fetch::Fetcher`] fetches
+//!   a reference when the model calls `fetch_reference` (under a [`fetch::FetchPolicy`],
+//!   through a transport the host gives or the `http` feature's), and the `stdio` feature's
+//!   `rmcp_bridge::StdioServer` starts a stdio server and connects rmcp's client to it.
 //! - It does not speak JSON-RPC itself or call model APIs.
 //! - It never puts base64 into text, a resource's or reference's uri into anything the agent
 //!   reads, or a JSON dump of a block in place of a marker.
