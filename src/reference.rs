@@ -4,7 +4,7 @@
 use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,10 @@ pub struct ReferenceRecord {
     /// What a fetch verified of the bytes, where one has.
     #[serde(default)]
     pub verified: Option<Verified>,
+    /// The connection the reference came from, where it was registered through
+    /// [`ReferenceRegistry::for_connection`]: the server a link is read back from.
+    #[serde(default)]
+    pub connection: Option<String>,
 }
 
 /// What a fetch verified of a reference's bytes: facts, where the rest of a record is
@@ -91,7 +95,10 @@ pub struct ReferenceRegistry {
     rounds: [u64; 4],
     /// Hashes uris, keyed from `key`.
     uris: foldhash::fast::FixedState,
-    inner: Mutex<Inner>,
+    /// The records, shared with every handle [`ReferenceRegistry::for_connection`] gives.
+    inner: Arc<Mutex<Inner>>,
+    /// The connection the references this handle registers came from.
+    connection: Option<Arc<str>>,
 }
 
 #[derive(Debug, Default)]
@@ -120,6 +127,7 @@ struct Kept {
     size_bytes: Option<u64>,
     disposition: Option<Disposition>,
     verified: Option<Box<Verified>>,
+    connection: Option<Arc<str>>,
 }
 
 impl Kept {
@@ -171,6 +179,7 @@ impl Kept {
             expires_at: self.expires_at.as_deref().map(str::to_owned),
             digest: self.digest.as_deref().map(str::to_owned),
             verified: self.verified.as_deref().cloned(),
+            connection: self.connection.as_deref().map(str::to_owned),
         }
     }
 
@@ -188,6 +197,7 @@ impl Kept {
             size_bytes: record.size_bytes,
             disposition: record.disposition,
             verified: record.verified.clone().map(Box::new),
+            connection: record.connection.as_deref().map(Into::into),
         }
     }
 }
@@ -271,6 +281,32 @@ impl ReferenceRegistry {
         Self::with_key((seed, seed.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15))
     }
 
+    /// A handle on the same records and ids that marks what it registers as come from
+    /// `connection` (a server's name, as the host calls it): give it to the lanes that read
+    /// that server's messages, and a [`Fetcher`](crate::fetch::Fetcher) reads each record's
+    /// link back through its own connection.
+    ///
+    /// ```
+    /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+    ///
+    /// let registry = ReferenceRegistry::new();
+    /// let files = registry.for_connection("files");
+    /// let json = serde_json::json!([{"type": "resource_link", "uri": "file:///a.txt", "name": "a"}]);
+    /// let text = history(&Message::decode(&json)?, &files, &HistoryOptions::default());
+    /// assert_eq!(registry.lookup(&text[1..18])?.connection.as_deref(), Some("files"));
+    /// # Ok::<(), mcp_agent_view::Error>(())
+    /// ```
+    #[must_use]
+    pub fn for_connection(&self, connection: &str) -> ReferenceRegistry {
+        ReferenceRegistry {
+            key: self.key,
+            rounds: self.rounds,
+            uris: self.uris.clone(),
+            inner: Arc::clone(&self.inner),
+            connection: Some(connection.into()),
+        }
+    }
+
     fn with_key(key: (u64, u64)) -> Self {
         let derive = |what: u8| {
             let mut h = DefaultHasher::new();
@@ -283,12 +319,14 @@ impl ReferenceRegistry {
             key,
             rounds: [derive(0), derive(1), derive(2), derive(3)],
             uris: foldhash::fast::FixedState::with_seed(derive(4)),
-            inner: Mutex::new(Inner::default()),
+            inner: Arc::new(Mutex::new(Inner::default())),
+            connection: None,
         }
     }
 
     /// Registers `reference` and returns its id. The same uri gets the same id while its record
     /// is kept.
+    #[allow(clippy::must_use_candidate)] // registering is the point; the id may be looked up later
     pub fn register(&self, reference: &Reference<'_>) -> String {
         let mut id = String::with_capacity(17);
         self.push_id(reference, &mut id);
@@ -333,6 +371,10 @@ impl ReferenceRegistry {
         if let Some(index) = inner.find_index(hash, shown.uri) {
             let kept = &mut inner.records[index];
             kept.testify(shown);
+            if self.connection.is_some() && kept.connection != self.connection {
+                // The latest testimony's connection: the server that sent what the record holds.
+                kept.connection.clone_from(&self.connection);
+            }
             return kept.id;
         }
         let n = inner.next;
@@ -351,6 +393,7 @@ impl ReferenceRegistry {
             size_bytes: shown.size_bytes,
             disposition: shown.disposition,
             verified: None,
+            connection: self.connection.clone(),
         });
         while inner.records.len() > MAX_RECORDS {
             let first = inner.next - inner.records.len() as u64;

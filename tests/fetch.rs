@@ -29,6 +29,7 @@ fn record(uri: &str) -> ReferenceRecord {
         expires_at: None,
         digest: None,
         verified: None,
+        connection: None,
     }
 }
 
@@ -387,4 +388,58 @@ fn the_tool_is_defined_in_each_providers_shape() {
     assert_eq!(responses["parameters"]["type"], "object");
     let neutral = tool_definition(Provider::Neutral, "open_ref");
     assert_eq!(neutral["inputSchema"]["required"][0], "ref_id");
+}
+
+/// A connection's `resources/read`, answering every uri with its name and the uri's path.
+struct Server {
+    name: &'static str,
+    asked: std::cell::RefCell<Vec<String>>,
+}
+
+impl mcp_agent_view::fetch::ResourceReader for Server {
+    fn read_resource(&self, uri: &str) -> Result<Vec<mcp_agent_view::fetch::ReadContents>, Refusal> {
+        self.asked.borrow_mut().push(uri.to_owned());
+        Ok(vec![mcp_agent_view::fetch::ReadContents::Text {
+            mime_type: Some("text/plain".into()),
+            text: format!("{} serves {}", self.name, uri.rsplit('/').next().unwrap_or("")),
+        }])
+    }
+}
+
+#[test]
+fn a_link_is_read_back_through_the_connection_that_sent_it() {
+    use mcp_agent_view::{history, HistoryOptions, Message};
+    let registry = ReferenceRegistry::with_seed(4);
+    let link = |uri: &str| json!([{"type": "resource_link", "uri": uri, "name": "n"}]);
+    let shown = |on: &ReferenceRegistry, uri: &str| {
+        let text = history(&Message::decode(&link(uri)).unwrap(), on, &HistoryOptions::default());
+        text[1..18].to_owned()
+    };
+    let from_a = shown(&registry.for_connection("a"), "demo://resource/1");
+    let from_b = shown(&registry.for_connection("b"), "demo://resource/2");
+    let from_c = shown(&registry.for_connection("c"), "demo://resource/3");
+    assert_eq!(registry.lookup(&from_a).unwrap().connection.as_deref(), Some("a"));
+
+    let (a, b) = (
+        Server {
+            name: "a",
+            asked: std::cell::RefCell::default(),
+        },
+        Server {
+            name: "b",
+            asked: std::cell::RefCell::default(),
+        },
+    );
+    let fetcher = Fetcher::new(FetchPolicy::new()).connection("a", &a).connection("b", &b);
+    let answer = |id: &str| fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::neutral());
+    assert_eq!(answer(&from_a).content[0].as_text(), Some("a serves 1"));
+    assert_eq!(answer(&from_b).content[0].as_text(), Some("b serves 2"));
+    // No connection of its own here: no other server is asked for it.
+    let orphan = answer(&from_c);
+    assert!(orphan.is_error, "{:?}", orphan.content);
+    assert_eq!(*a.asked.borrow(), ["demo://resource/1"]);
+    assert_eq!(*b.asked.borrow(), ["demo://resource/2"]);
+    // The connection is kept in a snapshot.
+    let restored = ReferenceRegistry::restore(&registry.snapshot()).unwrap();
+    assert_eq!(restored.lookup(&from_b).unwrap().connection.as_deref(), Some("b"));
 }

@@ -265,6 +265,7 @@ pub struct Fetcher<'a> {
     policy: FetchPolicy,
     http: Option<Box<dyn Transport + 'a>>,
     resources: Option<&'a dyn ResourceReader>,
+    connections: Vec<(String, &'a dyn ResourceReader)>,
     save_dir: Option<PathBuf>,
 }
 
@@ -280,6 +281,7 @@ impl<'a> Fetcher<'a> {
             #[cfg(not(feature = "http"))]
             http: None,
             resources: None,
+            connections: Vec::new(),
             save_dir: None,
         }
     }
@@ -291,12 +293,29 @@ impl<'a> Fetcher<'a> {
         self
     }
 
-    /// Reads `resource_link`s, and uris of schemes no other transport serves, through the
-    /// MCP connection that sent them.
+    /// Reads `resource_link`s, and uris of schemes no other transport serves, through
+    /// `reader`: for a host of one connection, whose records name none.
     #[must_use]
     pub fn resources(mut self, reader: &'a dyn ResourceReader) -> Self {
         self.resources = Some(reader);
         self
+    }
+
+    /// Reads the links of records that came from `connection` (registered through
+    /// [`ReferenceRegistry::for_connection`]) through `reader`, and no other connection's: a
+    /// link is read back from the server that sent it.
+    #[must_use]
+    pub fn connection(mut self, connection: &str, reader: &'a dyn ResourceReader) -> Self {
+        self.connections.push((connection.to_owned(), reader));
+        self
+    }
+
+    /// The connection a record's link is read back through.
+    fn reader_for(&self, record: &ReferenceRecord) -> Option<&'a dyn ResourceReader> {
+        match &record.connection {
+            Some(name) => self.connections.iter().find(|(n, _)| n == name).map(|(_, r)| *r),
+            None => self.resources,
+        }
     }
 
     /// Saves verified bytes under `dir`, as `<ref id>.<extension of the observed type>`.
@@ -342,7 +361,7 @@ impl<'a> Fetcher<'a> {
             self.policy.check_claims(record)?;
             self.read_resource(reader, record)
         };
-        match (record.source, self.resources) {
+        match (record.source, self.reader_for(record)) {
             (ReferenceSource::ResourceLink, Some(reader)) => return mcp(reader),
             (_, Some(reader)) if !is_fetched_elsewhere(&record.uri) => return mcp(reader),
             _ => {}
