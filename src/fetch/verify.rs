@@ -24,6 +24,8 @@ use super::Refusal;
 /// ```
 pub struct Verifier {
     decoding: Decoding,
+    /// Whether any byte arrived: an empty body is empty, whatever its coding says.
+    arrived: bool,
 }
 
 enum Decoding {
@@ -88,13 +90,17 @@ impl Verifier {
             Some("deflate") => Decoding::Deflate(Vec::new(), max_bytes),
             Some(other) => return Err(Refusal::Encoding(clean(other))),
         };
-        Ok(Verifier { decoding })
+        Ok(Verifier {
+            decoding,
+            arrived: false,
+        })
     }
 
     /// Takes the next bytes off the wire. Fails the moment the decoded bytes pass the
     /// ceiling (stop reading then: the transfer is to be aborted), or where the coding is
     /// corrupt.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), Refusal> {
+        self.arrived |= !chunk.is_empty();
         if let Decoding::Deflate(head, max) = &mut self.decoding {
             head.extend_from_slice(chunk);
             if head.len() < 2 {
@@ -159,12 +165,19 @@ impl Verifier {
     /// given (`sha256:` and base64url, as RFC-005 writes it), and their type is sniffed
     /// (`claimed` is the server's testimony, kept only where the bytes can be it).
     pub fn finish(mut self, digest: Option<&str>, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        if !self.arrived {
+            self.decoding = Decoding::Identity(Ceiling {
+                bytes: Vec::new(),
+                max: 0,
+                over: false,
+            });
+        }
         let ended = match &mut self.decoding {
             Decoding::Identity(_) => Ok(()),
             Decoding::Gzip(d) => d.try_finish(),
             Decoding::Zlib(d) => d.try_finish(),
             Decoding::Raw(d) => d.try_finish(),
-            Decoding::Deflate(head, _) if head.is_empty() => Ok(()),
+            // Bytes arrived, and too few to tell the coding: no whole stream.
             Decoding::Deflate(..) => return Err(Refusal::Corrupt),
         };
         if ended.is_err() {
@@ -176,11 +189,7 @@ impl Verifier {
             Decoding::Gzip(d) => d.finish(),
             Decoding::Zlib(d) => d.finish(),
             Decoding::Raw(d) => d.finish(),
-            Decoding::Deflate(..) => Ok(Ceiling {
-                bytes: Vec::new(),
-                max: 0,
-                over: false,
-            }),
+            Decoding::Deflate(..) => return Err(Refusal::Corrupt),
         };
         let bytes = finished.map_err(|_| Refusal::Corrupt)?.bytes;
         let digest_verified = match digest {
@@ -269,6 +278,32 @@ mod tests {
             }
             assert_eq!(v.finish(None, None).unwrap().bytes, body);
         }
+    }
+
+    fn decoded(coding: &str, wire: &[u8]) -> Result<Vec<u8>, Refusal> {
+        let mut v = Verifier::new(100, Some(coding))?;
+        v.push(wire)?;
+        v.finish(None, None).map(|c| c.bytes)
+    }
+
+    #[test]
+    fn the_shortest_streams_are_told_apart() {
+        // An empty body is empty, whatever its coding says.
+        assert_eq!(decoded("deflate", b""), Ok(Vec::new()));
+        assert_eq!(decoded("gzip", b""), Ok(Vec::new()));
+        assert_eq!(decoded("identity", b""), Ok(Vec::new()));
+        // Two bytes are a whole raw deflate stream (one empty final block)...
+        assert_eq!(decoded("deflate", b"\x03\x00"), Ok(Vec::new()));
+        // ...one byte is none.
+        assert_eq!(decoded("deflate", b"\x03"), Err(Refusal::Corrupt));
+        // A raw stream whose first byte looks like zlib's method, but whose check fails, is raw.
+        let raw = b"\x08\x00\x00\xff\xff\x01\x01\x00\xfe\xffz";
+        assert_eq!(decoded("deflate", raw), Ok(b"z".to_vec()));
+        // A corrupt stream within the ceiling is corrupt, not over it.
+        assert_eq!(
+            decoded("gzip", b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff\xff"),
+            Err(Refusal::Corrupt)
+        );
     }
 
     #[test]
