@@ -16,7 +16,8 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // A command that fails on its arguments may exit before it reads its input.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap()
 }
 
@@ -339,4 +340,102 @@ fn on_a_terminal_control_characters_are_shown_escaped_and_piped_they_are_as_read
     assert_eq!(shown, "a\\x1b[2K\\x1b]52;c;SGVsbG8=\\x07b\\x9bc\\u{202e}d\n");
     assert!(!tty.stdout.contains(&0x1b), "no escape byte reaches the terminal");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const TWO_REFERENCES: &str = r#"{"content":[{"type":"text","text":"see"},
+  {"type":"resource","uri":"data:text/plain;base64,aGVsbG8=","name":"a.txt","mimeType":"text/plain","sizeBytes":5},
+  {"type":"resource","uri":"https://10.0.0.1/q.pdf?sig=SECRET","name":"q.pdf","mimeType":"application/pdf","sizeBytes":900,"disposition":"never"}]}"#;
+
+#[test]
+fn fetch_registers_as_the_history_lane_does_and_prints_one_object() {
+    let history = ok(&["history", "--seed", "3"], TWO_REFERENCES);
+    let out: Value = serde_json::from_str(&ok(&["fetch", "--seed", "3", "--no-fetch"], TWO_REFERENCES)).unwrap();
+    assert_eq!(out["before"]["history"].as_str().unwrap(), history.trim_end());
+    assert_eq!(out["before"], out["after"]);
+    assert_eq!(out["fetches"], serde_json::json!([]));
+    let records = out["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    let keys: Vec<&str> = records[1].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "digest",
+            "disposition",
+            "expiresAt",
+            "id",
+            "mimeType",
+            "name",
+            "sizeBytes",
+            "uri",
+            "verified"
+        ]
+    );
+    // The records are the one place with the uri; what the model reads has none.
+    assert_eq!(records[1]["uri"], "https://10.0.0.1/q.pdf?sig=SECRET");
+    assert!(!out["before"].to_string().contains("SECRET"));
+
+    // Every --ref gets an entry: held and not fetched, or unknown.
+    let held = records[0]["id"].as_str().unwrap();
+    let out: Value = serde_json::from_str(&ok(
+        &[
+            "fetch",
+            "--seed",
+            "3",
+            "--no-fetch",
+            "--ref",
+            held,
+            "--ref",
+            "ref_0000000000000",
+        ],
+        TWO_REFERENCES,
+    ))
+    .unwrap();
+    assert_eq!(out["fetches"][0]["error"], "not fetched");
+    assert_eq!(out["fetches"][1]["error"], "unknown reference");
+}
+
+#[test]
+fn fetch_fetches_what_the_policy_allows_and_shows_verified_facts_after() {
+    let out: Value =
+        serde_json::from_str(&ok(&["fetch", "--seed", "3", "--allow-scheme", "data"], TWO_REFERENCES)).unwrap();
+    let fetches = out["fetches"].as_array().unwrap();
+    assert_eq!(fetches[0]["ok"], true);
+    assert_eq!(fetches[0]["bytes"], 5);
+    assert_eq!(fetches[0]["path"], Value::Null, "nothing saved without --save-dir");
+    assert_eq!(fetches[1]["ok"], false);
+    assert_eq!(fetches[1]["error"], "refused: the address is not public");
+    let after = out["after"]["history"].as_str().unwrap();
+    assert!(after.contains("a.txt — text/plain, 5B verified"), "{after}");
+    assert!(after.contains("q.pdf — application/pdf, 900B claimed"), "{after}");
+    assert_eq!(out["records"][0]["verified"]["bytes"], 5);
+}
+
+#[test]
+fn fetch_refuses_bad_arguments_in_one_line() {
+    fails(
+        &[
+            "fetch",
+            "--origin",
+            "https://h.example",
+            "--bearer-env",
+            "MAV_NO_SUCH_VARIABLE",
+        ],
+        TWO_REFERENCES,
+        "mcp-agent-view: --bearer-env MAV_NO_SUCH_VARIABLE: the variable is not set",
+    );
+    fails(
+        &["fetch", "--save-dir", "/no/such/dir"],
+        TWO_REFERENCES,
+        "mcp-agent-view: --save-dir /no/such/dir: no such directory",
+    );
+    fails(
+        &["fetch", "--origin", "nope"],
+        TWO_REFERENCES,
+        "mcp-agent-view: --origin: not an origin: nope",
+    );
+    fails(
+        &["fetch", "--timeout", "0"],
+        TWO_REFERENCES,
+        "mcp-agent-view: --timeout 0: not a positive number of seconds",
+    );
 }

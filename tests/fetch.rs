@@ -443,3 +443,58 @@ fn a_link_is_read_back_through_the_connection_that_sent_it() {
     let restored = ReferenceRegistry::restore(&registry.snapshot()).unwrap();
     assert_eq!(restored.lookup(&from_b).unwrap().connection.as_deref(), Some("b"));
 }
+
+/// The transport judges the address it would dial, not only the policy the name: a plan that
+/// admits public addresses only never connects to loopback, whatever the name resolved to.
+#[cfg(feature = "http")]
+#[test]
+fn the_http_transport_refuses_an_address_the_plan_does_not_admit() {
+    use mcp_agent_view::fetch::{Answer, HttpTransport, Plan, Transport, Via};
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let plan = Plan {
+            url: url_of(&format!("http://{host}/x")),
+            bearer: Some("never-sent".into()),
+            public_only: true,
+            via: Via::Http,
+        };
+        let refused = HttpTransport::new().get(&plan, Duration::from_secs(5)).err();
+        assert_eq!(refused, Some(Refusal::NotPublic), "{host}");
+        assert!(listener.accept().is_err(), "{host}: nothing may connect");
+    }
+    // Admitted, the same address is dialed, with the credential.
+    listener.set_nonblocking(false).unwrap();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut head = [0u8; 1024];
+        let n = stream.read(&mut head).unwrap();
+        stream
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+            .unwrap();
+        String::from_utf8_lossy(&head[..n]).into_owned()
+    });
+    let plan = Plan {
+        url: url_of(&format!("http://127.0.0.1:{port}/x")),
+        bearer: Some("sent".into()),
+        public_only: false,
+        via: Via::Http,
+    };
+    let transport = HttpTransport::new();
+    let Ok(Answer::Body { status, mut body, .. }) = transport.get(&plan, Duration::from_secs(5)) else {
+        panic!("an answer")
+    };
+    let mut text = String::new();
+    body.read_to_string(&mut text).unwrap();
+    assert_eq!((status, text.as_str()), (200, "ok"));
+    let head = server.join().unwrap().to_ascii_lowercase();
+    assert!(head.contains("authorization: bearer sent"), "{head}");
+    assert!(head.contains("accept-encoding: gzip, deflate"), "{head}");
+}
+
+#[cfg(feature = "http")]
+fn url_of(s: &str) -> url::Url {
+    url::Url::parse(s).unwrap()
+}
