@@ -498,3 +498,118 @@ fn the_http_transport_refuses_an_address_the_plan_does_not_admit() {
 fn url_of(s: &str) -> url::Url {
     url::Url::parse(s).unwrap()
 }
+
+#[test]
+fn the_defaults_are_the_documented_ones() {
+    let policy = FetchPolicy::new();
+    assert_eq!(policy.max_bytes_allowed(), 16 * 1024 * 1024);
+    assert_eq!(mcp_agent_view::fetch::DEFAULT_MAX_BYTES, 16 * 1024 * 1024);
+    assert_eq!(FetchPolicy::new().max_bytes(7).max_bytes_allowed(), 7);
+    let shown = format!("{:?}", FetchPolicy::new().max_bytes(128).bearer("s3cret"));
+    assert!(
+        shown.contains("max_bytes: 128") && shown.contains("\"https\"") && shown.contains("max_redirects: 3"),
+        "{shown}"
+    );
+    assert!(!shown.contains("s3cret"), "{shown}");
+    // A public address literal is fetched; only those that are not public are refused.
+    for uri in ["https://93.184.215.14/a", "https://[2606:4700::1111]/a"] {
+        let plan = policy.plan(&record(uri)).unwrap();
+        assert!(plan.public_only, "{uri}");
+    }
+}
+
+/// A loopback server that answers every request with `answer(n)` (n from 0), counting them.
+#[cfg(feature = "http")]
+fn serve(
+    answer: impl Fn(usize, u16) -> Option<String> + Send + 'static,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{BufRead as _, Write as _};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = std::sync::Arc::clone(&count);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                line.clear();
+            }
+            let n = seen.fetch_add(1, Ordering::SeqCst);
+            match answer(n, port) {
+                Some(response) => {
+                    let _ = stream.write_all(response.as_bytes());
+                }
+                // No answer: hold the connection open.
+                None => std::thread::sleep(Duration::from_secs(5)),
+            }
+        }
+    });
+    (format!("http://127.0.0.1:{port}"), count)
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn a_fetch_ends_at_its_timeout() {
+    let (origin, _) = serve(|_, _| None);
+    let started = std::time::Instant::now();
+    let (registry, id) = link_registry(&format!("{origin}/slow"));
+    let policy = FetchPolicy::new()
+        .allow_scheme("http")
+        .origin(&origin)
+        .unwrap()
+        .timeout(Duration::from_millis(300));
+    assert_eq!(
+        Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+        Refusal::Timeout
+    );
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn redirects_within_the_origin_are_followed_up_to_the_limit() {
+    let redirect = |_: usize, port: u16| {
+        Some(format!(
+            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{port}/again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        ))
+    };
+    for (hops, requests) in [(None, 4), (Some(1), 2), (Some(0), 1)] {
+        let (origin, count) = serve(redirect);
+        let (registry, id) = link_registry(&format!("{origin}/start"));
+        let mut policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        if let Some(hops) = hops {
+            policy = policy.max_redirects(hops);
+        }
+        assert_eq!(
+            Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+            Refusal::TooManyRedirects
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), requests, "{hops:?}");
+    }
+    // One hop to the body, then the body.
+    let (origin, _) = serve(|n, port| {
+        Some(if n == 0 {
+            format!("HTTP/1.1 301 Moved\r\nLocation: http://127.0.0.1:{port}/there\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        } else {
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nthere".to_owned()
+        })
+    });
+    let (registry, id) = link_registry(&format!("{origin}/here"));
+    let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+    assert_eq!(Fetcher::new(policy).fetch(&registry, &id).unwrap().bytes, b"there");
+}
+
+/// A registry holding one bulk reference to `uri`, and its id.
+#[cfg(feature = "http")]
+fn link_registry(uri: &str) -> (ReferenceRegistry, String) {
+    let registry = ReferenceRegistry::new();
+    let block = Block::decode(&json!({"type": "resource", "uri": uri, "name": "n"}));
+    let Class::Reference(reference) = classify_block(&block) else {
+        panic!("a reference")
+    };
+    let id = registry.register(&reference);
+    (registry, id)
+}
