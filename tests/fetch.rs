@@ -521,7 +521,7 @@ fn the_defaults_are_the_documented_ones() {
 /// A loopback server that answers every request with `answer(n)` (n from 0), counting them.
 #[cfg(feature = "http")]
 fn serve(
-    answer: impl Fn(usize, u16) -> Option<String> + Send + 'static,
+    answer: impl Fn(usize, u16, &str) -> Option<String> + Send + 'static,
 ) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     use std::io::{BufRead as _, Write as _};
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -533,12 +533,15 @@ fn serve(
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
             let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+            let mut first = String::new();
+            let _ = reader.read_line(&mut first);
+            let path = first.split_whitespace().nth(1).unwrap_or("").to_owned();
             let mut line = String::new();
             while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
                 line.clear();
             }
             let n = seen.fetch_add(1, Ordering::SeqCst);
-            match answer(n, port) {
+            match answer(n, port, &path) {
                 Some(response) => {
                     let _ = stream.write_all(response.as_bytes());
                 }
@@ -553,7 +556,7 @@ fn serve(
 #[cfg(feature = "http")]
 #[test]
 fn a_fetch_ends_at_its_timeout() {
-    let (origin, _) = serve(|_, _| None);
+    let (origin, _) = serve(|_, _, _| None);
     let started = std::time::Instant::now();
     let (registry, id) = link_registry(&format!("{origin}/slow"));
     let policy = FetchPolicy::new()
@@ -571,7 +574,7 @@ fn a_fetch_ends_at_its_timeout() {
 #[cfg(feature = "http")]
 #[test]
 fn redirects_within_the_origin_are_followed_up_to_the_limit() {
-    let redirect = |_: usize, port: u16| {
+    let redirect = |_: usize, port: u16, _: &str| {
         Some(format!(
             "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{port}/again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         ))
@@ -589,12 +592,14 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
         );
         assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), requests, "{hops:?}");
     }
-    // One hop to the body, then the body.
-    let (origin, _) = serve(|n, port| {
-        Some(if n == 0 {
-            format!("HTTP/1.1 301 Moved\r\nLocation: http://127.0.0.1:{port}/there\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        } else {
+    // One hop to the body, then the body (only there).
+    let (origin, _) = serve(|_, port, path| {
+        Some(if path == "/there" {
             "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nthere".to_owned()
+        } else {
+            format!(
+                "HTTP/1.1 301 Moved\r\nLocation: http://127.0.0.1:{port}/there\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
         })
     });
     let (registry, id) = link_registry(&format!("{origin}/here"));
@@ -612,4 +617,104 @@ fn link_registry(uri: &str) -> (ReferenceRegistry, String) {
     };
     let id = registry.register(&reference);
     (registry, id)
+}
+
+/// The IANA IPv4 special-purpose ranges this crate refuses, as a table: an oracle written
+/// apart from `is_public`'s arithmetic.
+const SPECIAL_V4: [(&str, u8); 15] = [
+    ("0.0.0.0", 8),
+    ("10.0.0.0", 8),
+    ("100.64.0.0", 10),
+    ("127.0.0.0", 8),
+    ("169.254.0.0", 16),
+    ("172.16.0.0", 12),
+    ("192.0.0.0", 24),
+    ("192.0.2.0", 24),
+    ("192.88.99.0", 24),
+    ("192.168.0.0", 16),
+    ("198.18.0.0", 15),
+    ("198.51.100.0", 24),
+    ("203.0.113.0", 24),
+    ("224.0.0.0", 4),
+    ("240.0.0.0", 4),
+];
+
+fn in_table_v4(ip: u32) -> bool {
+    SPECIAL_V4.iter().any(|(base, len)| {
+        let base = u32::from(base.parse::<Ipv4Addr>().unwrap());
+        let mask = u32::MAX.checked_shl(32 - u32::from(*len)).unwrap_or(0);
+        ip & mask == base
+    })
+}
+
+/// Addresses at and around each range's edges, and anywhere.
+fn v4_addresses() -> impl Strategy<Value = u32> {
+    let edge = (0..SPECIAL_V4.len(), any::<bool>(), -2i64..=2).prop_map(|(i, end, delta)| {
+        let (base, len) = SPECIAL_V4[i];
+        let base = i64::from(u32::from(base.parse::<Ipv4Addr>().unwrap()));
+        let size = 1i64 << (32 - u32::from(len));
+        let at = if end { base + size - 1 } else { base } + delta;
+        u32::try_from(at.clamp(0, i64::from(u32::MAX))).unwrap()
+    });
+    prop_oneof![edge, any::<u32>()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8192))]
+
+    #[test]
+    fn public_v4_is_what_the_iana_table_leaves(ip in v4_addresses()) {
+        let address = Ipv4Addr::from(ip);
+        prop_assert_eq!(is_public(IpAddr::V4(address)), !in_table_v4(ip), "{}", address);
+        // Inside IPv6, mapped, NAT64 or 6to4, the same address is judged the same.
+        let [a, b, c, d] = address.octets();
+        let nat64 = Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]));
+        let six_to_four = Ipv6Addr::new(0x2002, u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]), 0, 0, 0, 0, 1);
+        prop_assert_eq!(is_public(IpAddr::V6(address.to_ipv6_mapped())), !in_table_v4(ip));
+        prop_assert_eq!(is_public(IpAddr::V6(nat64)), !in_table_v4(ip));
+        prop_assert_eq!(is_public(IpAddr::V6(six_to_four)), !in_table_v4(ip));
+    }
+}
+
+#[test]
+fn redirects_stay_in_their_origin_and_carry_no_userinfo() {
+    #[cfg(feature = "http")]
+    {
+        let (origin, count) = serve(|_, _, _| {
+            Some("HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned())
+        });
+        let (registry, id) = link_registry(&format!("{origin}/a"));
+        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        assert_eq!(
+            Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+            Refusal::CrossOriginRedirect
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+        let (origin, count) = serve(|_, port, _| {
+            Some(format!("HTTP/1.1 302 Found\r\nLocation: http://u:p@127.0.0.1:{port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+        });
+        let (registry, id) = link_registry(&format!("{origin}/a"));
+        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        assert_eq!(
+            Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+            Refusal::Userinfo
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+    // An origin that is none is an error that names it, cleaned.
+    let err = FetchPolicy::new().origin("nope\u{202e}").unwrap_err();
+    assert_eq!(err.to_string(), "not an origin: nope");
+    assert_eq!(err.kind(), mcp_agent_view::ErrorKind::Policy);
+    let plan = FetchPolicy::new()
+        .bearer("s3cret")
+        .origin("https://h.example")
+        .unwrap()
+        .plan(&record("https://h.example/a"))
+        .unwrap();
+    let shown = format!("{plan:?}");
+    assert!(
+        shown.contains("https://h.example/a") && shown.contains("Http") && !shown.contains("s3cret"),
+        "{shown}"
+    );
 }
