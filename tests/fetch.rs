@@ -718,3 +718,81 @@ fn redirects_stay_in_their_origin_and_carry_no_userinfo() {
         "{shown}"
     );
 }
+
+/// How the IPv6 ranges are judged: refused, or as the IPv4 address they hold at a segment.
+#[derive(Clone, Copy)]
+enum V6Rule {
+    Refused,
+    V4At(usize),
+}
+
+/// The IPv6 ranges, longest prefix deciding: an oracle apart from `is_public`'s arithmetic.
+const SPECIAL_V6: [(&str, u32, V6Rule); 15] = [
+    ("::", 128, V6Rule::Refused),
+    ("::1", 128, V6Rule::Refused),
+    ("::", 112, V6Rule::Refused),
+    ("::", 96, V6Rule::V4At(6)),
+    ("::ffff:0:0", 96, V6Rule::V4At(6)),
+    ("::", 16, V6Rule::Refused),
+    ("64:ff9b::", 96, V6Rule::V4At(6)),
+    ("100::", 64, V6Rule::Refused),
+    ("2001::", 23, V6Rule::Refused),
+    ("2001:db8::", 32, V6Rule::Refused),
+    ("2002::", 16, V6Rule::V4At(1)),
+    ("fc00::", 7, V6Rule::Refused),
+    ("fe80::", 10, V6Rule::Refused),
+    ("fec0::", 10, V6Rule::Refused),
+    ("ff00::", 8, V6Rule::Refused),
+];
+
+fn mask128(len: u32) -> u128 {
+    u128::MAX.checked_shl(128 - len).unwrap_or(0)
+}
+
+fn public_by_table_v6(ip: u128) -> bool {
+    let address = Ipv6Addr::from(ip);
+    let rule = SPECIAL_V6
+        .iter()
+        .filter(|(base, len, _)| ip & mask128(*len) == u128::from(base.parse::<Ipv6Addr>().unwrap()))
+        .max_by_key(|(_, len, _)| *len)
+        .map(|(_, _, rule)| *rule);
+    match rule {
+        None => true,
+        Some(V6Rule::Refused) => false,
+        Some(V6Rule::V4At(at)) => {
+            let segments = address.segments();
+            let high = u32::from(segments[at]) << 16;
+            !in_table_v4(high | u32::from(segments[at + 1]))
+        }
+    }
+}
+
+fn v6_addresses() -> impl Strategy<Value = u128> {
+    let edge = (0..SPECIAL_V6.len(), any::<bool>(), -2i8..=2, any::<u32>()).prop_map(|(i, end, delta, low)| {
+        let (base, len, _) = SPECIAL_V6[i];
+        let base = u128::from(base.parse::<Ipv6Addr>().unwrap());
+        let size = if len == 0 {
+            u128::MAX
+        } else {
+            (!mask128(len)).wrapping_add(1)
+        };
+        // An edge, or an address inside with a random low part (an IPv4 address in it).
+        let at = if end {
+            base.wrapping_add(size).wrapping_sub(1)
+        } else {
+            base | u128::from(low)
+        };
+        at.wrapping_add_signed(i128::from(delta))
+    });
+    prop_oneof![edge, any::<u128>()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8192))]
+
+    #[test]
+    fn public_v6_is_what_the_table_leaves(ip in v6_addresses()) {
+        let address = Ipv6Addr::from(ip);
+        prop_assert_eq!(is_public(IpAddr::V6(address)), public_by_table_v6(ip), "{}", address);
+    }
+}
