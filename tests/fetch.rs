@@ -520,15 +520,22 @@ fn the_defaults_are_the_documented_ones() {
 
 /// A loopback server that answers every request with `answer(n)` (n from 0), counting them.
 #[cfg(feature = "http")]
+#[allow(clippy::type_complexity)]
 fn serve(
     answer: impl Fn(usize, u16, &str) -> Option<String> + Send + 'static,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+) -> (
+    String,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
     use std::io::{BufRead as _, Write as _};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let count = std::sync::Arc::new(AtomicUsize::new(0));
     let seen = std::sync::Arc::clone(&count);
+    let heads = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = std::sync::Arc::clone(&heads);
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
@@ -537,9 +544,12 @@ fn serve(
             let _ = reader.read_line(&mut first);
             let path = first.split_whitespace().nth(1).unwrap_or("").to_owned();
             let mut line = String::new();
+            let mut head = first.clone();
             while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                head.push_str(&line);
                 line.clear();
             }
+            kept.lock().unwrap().push(head.to_ascii_lowercase());
             let n = seen.fetch_add(1, Ordering::SeqCst);
             match answer(n, port, &path) {
                 Some(response) => {
@@ -550,13 +560,13 @@ fn serve(
             }
         }
     });
-    (format!("http://127.0.0.1:{port}"), count)
+    (format!("http://127.0.0.1:{port}"), count, heads)
 }
 
 #[cfg(feature = "http")]
 #[test]
 fn a_fetch_ends_at_its_timeout() {
-    let (origin, _) = serve(|_, _, _| None);
+    let (origin, _, _) = serve(|_, _, _| None);
     let started = std::time::Instant::now();
     let (registry, id) = link_registry(&format!("{origin}/slow"));
     let policy = FetchPolicy::new()
@@ -580,7 +590,7 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
         ))
     };
     for (hops, requests) in [(None, 4), (Some(1), 2), (Some(0), 1)] {
-        let (origin, count) = serve(redirect);
+        let (origin, count, _) = serve(redirect);
         let (registry, id) = link_registry(&format!("{origin}/start"));
         let mut policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
         if let Some(hops) = hops {
@@ -593,7 +603,7 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
         assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), requests, "{hops:?}");
     }
     // One hop to the body, then the body (only there).
-    let (origin, _) = serve(|_, port, path| {
+    let (origin, _, _) = serve(|_, port, path| {
         Some(if path == "/there" {
             "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nthere".to_owned()
         } else {
@@ -677,21 +687,53 @@ proptest! {
 }
 
 #[test]
-fn redirects_stay_in_their_origin_and_carry_no_userinfo() {
+fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
     #[cfg(feature = "http")]
     {
-        let (origin, count) = serve(|_, _, _| {
-            Some("HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned())
+        // Out of the origin: a fresh fetch under every rule, never with the credential.
+        let (elsewhere, _, their_heads) =
+            serve(|_, _, _| Some("HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nthen".to_owned()));
+        let to = format!("{elsewhere}/x");
+        let (origin, count, heads) = serve(move |_, _, _| {
+            Some(format!(
+                "HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            ))
         });
         let (registry, id) = link_registry(&format!("{origin}/a"));
-        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        let dialed = || {
+            FetchPolicy::new()
+                .allow_scheme("http")
+                .origin(&origin)
+                .unwrap()
+                .bearer("s3cret")
+        };
+        // The other origin is loopback and not named: refused at its address.
         assert_eq!(
-            Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+            Fetcher::new(dialed()).fetch(&registry, &id).unwrap_err(),
+            Refusal::NotPublic
+        );
+        assert!(their_heads.lock().unwrap().is_empty());
+        // Named, it is followed, and the credential stays behind.
+        let named = dialed().allow_origin(&elsewhere).unwrap();
+        assert_eq!(Fetcher::new(named).fetch(&registry, &id).unwrap().bytes, b"then");
+        assert!(heads
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|h| h.contains("authorization: bearer s3cret")));
+        let theirs = their_heads.lock().unwrap().clone();
+        assert_eq!(theirs.len(), 1);
+        assert!(!theirs[0].contains("authorization"), "{theirs:?}");
+        // A host may refuse such redirects outright.
+        let strict = dialed().allow_origin(&elsewhere).unwrap().cross_origin_redirects(false);
+        assert_eq!(
+            Fetcher::new(strict).fetch(&registry, &id).unwrap_err(),
             Refusal::CrossOriginRedirect
         );
-        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 3);
+        assert_eq!(their_heads.lock().unwrap().len(), 1);
 
-        let (origin, count) = serve(|_, port, _| {
+        let (origin, count, _) = serve(|_, port, _| {
             Some(format!("HTTP/1.1 302 Found\r\nLocation: http://u:p@127.0.0.1:{port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
         });
         let (registry, id) = link_registry(&format!("{origin}/a"));

@@ -88,7 +88,8 @@ pub enum Refusal {
     NotPublic,
     /// No transport for the scheme here (an MCP uri with no connection to read it from).
     NoTransport(String),
-    /// A redirect to another origin: a credential never follows it.
+    /// A redirect to another origin, where the policy refuses those
+    /// ([`FetchPolicy::cross_origin_redirects`]).
     CrossOriginRedirect,
     /// More redirects than the policy follows.
     TooManyRedirects,
@@ -389,7 +390,7 @@ impl<'a> Fetcher<'a> {
             match transport.get(&plan, left)? {
                 Answer::Redirect(location) => {
                     let to = plan.url.join(&location).map_err(|_| Refusal::BadUri)?;
-                    plan = FetchPolicy::redirect(&plan, to)?;
+                    plan = self.policy.redirect(&plan, to)?;
                 }
                 Answer::Body {
                     status,

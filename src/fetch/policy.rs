@@ -29,6 +29,7 @@ pub struct FetchPolicy {
     pub(crate) allowed_origins: Vec<url::Origin>,
     pub(crate) timeout: Duration,
     pub(crate) max_redirects: u8,
+    pub(crate) cross_origin_redirects: bool,
     pub(crate) now: Option<SystemTime>,
 }
 
@@ -50,6 +51,7 @@ impl std::fmt::Debug for FetchPolicy {
             )
             .field("timeout", &self.timeout)
             .field("max_redirects", &self.max_redirects)
+            .field("cross_origin_redirects", &self.cross_origin_redirects)
             .finish_non_exhaustive()
     }
 }
@@ -66,7 +68,7 @@ impl Default for FetchPolicy {
 impl FetchPolicy {
     /// The defaults: `https` only, no dialed origin (so no credential goes anywhere), public
     /// addresses only, a ceiling of [`DEFAULT_MAX_BYTES`], a 30 s timeout, at most 3
-    /// redirects (each within the same origin).
+    /// redirects (one out of the origin is followed as a fresh fetch, without a credential).
     #[must_use]
     pub fn new() -> Self {
         FetchPolicy {
@@ -77,6 +79,7 @@ impl FetchPolicy {
             allowed_origins: Vec::new(),
             timeout: Duration::from_secs(30),
             max_redirects: 3,
+            cross_origin_redirects: true,
             now: None,
         }
     }
@@ -134,10 +137,19 @@ impl FetchPolicy {
         self
     }
 
-    /// The most redirects one fetch follows (each within the origin it left).
+    /// The most redirects one fetch follows.
     #[must_use]
     pub fn max_redirects(mut self, hops: u8) -> Self {
         self.max_redirects = hops;
+        self
+    }
+
+    /// Whether a redirect out of the origin is followed (the default: without any
+    /// credential, as a fresh fetch under every rule) or refused outright
+    /// ([`Refusal::CrossOriginRedirect`]). RFC-005 §7 allows either.
+    #[must_use]
+    pub fn cross_origin_redirects(mut self, follow: bool) -> Self {
+        self.cross_origin_redirects = follow;
         self
     }
 
@@ -218,19 +230,29 @@ impl FetchPolicy {
         })
     }
 
-    /// Whether a redirect from `from` to `to` may be followed: the same origin only (a
-    /// credential never follows elsewhere, and a public-only fetch stays public-only).
-    pub(crate) fn redirect(from: &Plan, to: Url) -> Result<Plan, Refusal> {
-        if to.origin() != from.url.origin() {
-            return Err(Refusal::CrossOriginRedirect);
-        }
+    /// Whether a redirect from `from` to `to` may be followed, and how: within its origin, as
+    /// it was; out of it (where the policy follows such redirects), as a fresh fetch of `to`
+    /// under every rule (scheme, origin, addresses), and never with a credential again, for
+    /// the rest of the chain.
+    pub(crate) fn redirect(&self, from: &Plan, to: Url) -> Result<Plan, Refusal> {
         if !to.username().is_empty() || to.password().is_some() {
             return Err(Refusal::Userinfo);
         }
-        Ok(Plan {
-            url: to,
-            ..from.clone()
-        })
+        if to.origin() == from.url.origin() {
+            return Ok(Plan {
+                url: to,
+                ..from.clone()
+            });
+        }
+        if !self.cross_origin_redirects {
+            return Err(Refusal::CrossOriginRedirect);
+        }
+        if !matches!(to.scheme(), "http" | "https") || !self.schemes.iter().any(|s| s == to.scheme()) {
+            return Err(Refusal::Scheme(to.scheme().to_owned()));
+        }
+        let mut plan = self.plan_url(to)?;
+        plan.bearer = None;
+        Ok(plan)
     }
 }
 
