@@ -461,6 +461,13 @@ mod tests {
         assert_eq!(parse_rfc3339("2026-12-01T12:30:00+01:00"), Some(1_796_124_600));
         assert_eq!(parse_rfc3339("2026-12-01t11:30:00.123z"), Some(1_796_124_600));
         assert_eq!(parse_rfc3339("2024-02-29T00:00:00-00:30"), Some(1_709_166_600));
+        // Leap years: every fourth, not every hundredth, every four hundredth.
+        assert_eq!(parse_rfc3339("2000-02-29T00:00:00Z"), Some(951_782_400));
+        assert_eq!(parse_rfc3339("1996-02-29T00:00:00Z"), Some(825_552_000));
+        for not_leap in ["1900-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2023-02-29T00:00:00Z"] {
+            assert_eq!(parse_rfc3339(not_leap), None, "{not_leap}");
+        }
+        assert_eq!(parse_rfc3339("2100-02-28T23:59:60Z"), Some(4_107_542_400));
         for bad in [
             "not-a-date",
             "",
