@@ -744,6 +744,31 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
         );
         assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
+    #[cfg(feature = "http")]
+    for (location, refusal) in [
+        ("http://u@127.0.0.1:9/x".to_owned(), Refusal::Userinfo),
+        ("file:///etc/passwd".to_owned(), Refusal::Scheme("file".into())),
+        ("data:text/plain,hi".to_owned(), Refusal::Scheme("data".into())),
+    ] {
+        // A redirect never leads to a scheme no transport of the web serves, even where the
+        // policy allows it for references themselves.
+        let answer =
+            format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        let (origin, count, _) = serve(move |_, _, _| Some(answer.clone()));
+        let (registry, id) = link_registry(&format!("{origin}/a"));
+        let policy = FetchPolicy::new()
+            .allow_scheme("http")
+            .allow_scheme("file")
+            .allow_scheme("data")
+            .origin(&origin)
+            .unwrap();
+        assert_eq!(
+            Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+            refusal,
+            "{location}"
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
     // An origin that is none is an error that names it, cleaned.
     let err = FetchPolicy::new().origin("nope\u{202e}").unwrap_err();
     assert_eq!(err.to_string(), "not an origin: nope");
