@@ -588,15 +588,18 @@ pub(crate) struct Stubs<'r> {
 #[derive(Debug)]
 struct Shown {
     at: usize,
-    uri: (u32, u32),
-    name: Option<(u32, u32)>,
-    mime_type: Option<(u32, u32)>,
-    expires_at: Option<(u32, u32)>,
-    digest: Option<(u32, u32)>,
+    /// Where its strings start in [`Stubs::text`]: the uri, then each string present.
+    start: u32,
+    /// The lengths of the uri, name, media type, expiry and digest, in that order, one after
+    /// the other from `start`; [`ABSENT`] for a string not given.
+    lens: [u32; 5],
     source: ReferenceSource,
     disposition: Option<Disposition>,
     size_bytes: Option<u64>,
 }
+
+/// The length of a stub's string that is not given.
+const ABSENT: u32 = u32::MAX;
 
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
@@ -652,18 +655,26 @@ impl<'r> Stubs<'r> {
         if let Some(Known(verified)) = self.registry.push_known_id(reference, out) {
             return verified;
         }
-        let mut keep = |s: &str| {
-            let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-            self.text.push_str(s);
-            (start, u32::try_from(s.len()).unwrap_or(u32::MAX))
-        };
+        let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+        let mut lens = [ABSENT; 5];
+        let strings = [
+            Some(reference.uri),
+            reference.name,
+            reference.mime_type,
+            reference.expires_at,
+            reference.digest,
+        ];
+        for (len, string) in lens.iter_mut().zip(strings) {
+            if let Some(string) = string {
+                self.text.push_str(string);
+                // Strings of a block are bounded far below 4 GiB (a uri at 4096 characters).
+                *len = u32::try_from(string.len()).unwrap_or(ABSENT - 1);
+            }
+        }
         let shown = Shown {
             at: out.len(),
-            uri: keep(reference.uri),
-            name: reference.name.map(&mut keep),
-            mime_type: reference.mime_type.map(&mut keep),
-            expires_at: reference.expires_at.map(&mut keep),
-            digest: reference.digest.map(&mut keep),
+            start,
+            lens,
             source: reference.source,
             disposition: reference.disposition,
             size_bytes: reference.size_bytes,
@@ -683,7 +694,7 @@ impl<'r> Stubs<'r> {
     /// Forgets the stubs written at or past `len` of the output: it was cut back there.
     pub(crate) fn forget_from(&mut self, len: usize) {
         while let Some(last) = self.shown.last().filter(|s| s.at >= len) {
-            self.text.truncate(last.uri.0 as usize);
+            self.text.truncate(last.start as usize);
             self.shown.pop();
         }
     }
@@ -692,27 +703,29 @@ impl<'r> Stubs<'r> {
     /// in it moved by `moved`.
     pub(crate) fn append(&mut self, other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
         let base = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        let shift = |(start, len): (u32, u32)| (start.saturating_add(base), len);
         self.text.push_str(&other.text);
         self.shown.extend(other.shown.into_iter().map(|s| Shown {
             at: moved(s.at),
-            uri: shift(s.uri),
-            name: s.name.map(shift),
-            mime_type: s.mime_type.map(shift),
-            expires_at: s.expires_at.map(shift),
-            digest: s.digest.map(shift),
+            start: s.start.saturating_add(base),
             ..s
         }));
     }
 
     fn get(&self, shown: &Shown) -> ShownRef<'_> {
-        let text = |(start, len): (u32, u32)| self.text.get(start as usize..(start + len) as usize).unwrap_or("");
+        let mut at = shown.start as usize;
+        let [uri, name, mime_type, expires_at, digest] = shown.lens.map(|len| {
+            (len != ABSENT).then(|| {
+                let from = at;
+                at += len as usize;
+                self.text.get(from..at).unwrap_or("")
+            })
+        });
         ShownRef {
-            uri: text(shown.uri),
-            name: shown.name.map(text),
-            mime_type: shown.mime_type.map(text),
-            expires_at: shown.expires_at.map(text),
-            digest: shown.digest.map(text),
+            uri: uri.unwrap_or(""),
+            name,
+            mime_type,
+            expires_at,
+            digest,
             source: shown.source,
             disposition: shown.disposition,
             size_bytes: shown.size_bytes,
