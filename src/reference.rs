@@ -239,18 +239,18 @@ impl Hasher for Hashed {
 }
 
 impl Inner {
-    fn record(&self, n: u64) -> Option<&Kept> {
+    /// Where in `records` the record of counter `n` is, where it is kept.
+    fn index(&self, n: u64) -> Option<usize> {
         let first = self.next - self.records.len() as u64;
         let index = usize::try_from(n.checked_sub(first)?).ok()?;
-        self.records.get(index)
+        (index < self.records.len()).then_some(index)
     }
+
 
     /// Where in `records` the record of `uri`, whose hash is `hash`, is kept.
     fn find_index(&self, hash: u64, uri: &str) -> Option<usize> {
-        let n = *self.by_hash.get(&hash)?;
-        let first = self.next - self.records.len() as u64;
-        let index = usize::try_from(n.checked_sub(first)?).ok()?;
-        self.records.get(index).filter(|kept| &*kept.uri == uri).map(|_| index)
+        let index = self.index(*self.by_hash.get(&hash)?)?;
+        (&*self.records[index].uri == uri).then_some(index)
     }
 
     /// The record of `uri`, whose hash is `hash`, where it is kept.
@@ -416,12 +416,17 @@ impl ReferenceRegistry {
     /// The record behind `id`, under the lock. Both misses read "unknown reference": what the
     /// model learns from a miss is the same whether the id was evicted or never issued.
     fn find_id<'i>(&self, inner: &'i Inner, id: &str) -> Result<&'i Kept, Error> {
+        self.index_of_id(inner, id).map(|index| &inner.records[index])
+    }
+
+    /// Where in `records` the record behind `id` is.
+    fn index_of_id(&self, inner: &Inner, id: &str) -> Result<usize, Error> {
         let miss = |kind| Error::new(kind, format!("unknown reference id: {}", shown_id(id)));
         let n = parse_id(id)
             .map(|p| self.permute_back(p))
             .ok_or_else(|| miss(ErrorKind::UnknownReference))?;
-        match inner.record(n) {
-            Some(kept) => Ok(kept),
+        match inner.index(n) {
+            Some(index) => Ok(index),
             None if n < inner.next => Err(miss(ErrorKind::EvictedReference)),
             None => Err(miss(ErrorKind::UnknownReference)),
         }
@@ -431,12 +436,8 @@ impl ReferenceRegistry {
     /// record as it is now. Fails as [`ReferenceRegistry::lookup`] fails.
     pub fn set_verified(&self, id: &str, verified: Verified) -> Result<ReferenceRecord, Error> {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let n = self.find_id(&inner, id).map(|kept| kept.id)?;
-        let kept = inner
-            .records
-            .iter_mut()
-            .find(|kept| kept.id == n)
-            .ok_or_else(|| Error::new(ErrorKind::UnknownReference, "unknown reference id"))?;
+        let index = self.index_of_id(&inner, id)?;
+        let kept = &mut inner.records[index];
         kept.verified = Some(Box::new(verified));
         Ok(kept.record())
     }

@@ -200,22 +200,21 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
             out.pop();
         }
     }
+    // What a fetch verified, once there is that; else what the server claimed.
+    let (mime_type, size, said) = match &verified {
+        Some(v) => (Some(v.mime_type.as_str()), Some(v.bytes), " verified"),
+        None => (reference.mime_type, reference.size_bytes, " claimed"),
+    };
     let before = out.len();
     out.push_str(" — ");
-    if let Some(verified) = verified {
-        if push_clean(out, &verified.mime_type) {
-            out.push_str(", ");
-        }
-        push_size(out, verified.bytes);
-        out.push_str(" verified");
-    } else if let Some(size) = reference.size_bytes {
-        let mime = reference.mime_type.is_some_and(|mime| push_clean(out, mime));
+    let mime = mime_type.is_some_and(|mime| push_clean(out, mime));
+    if let Some(size) = size {
         if mime {
             out.push_str(", ");
         }
         push_size(out, size);
-        out.push_str(" claimed");
-    } else if !reference.mime_type.is_some_and(|mime| push_clean(out, mime)) {
+        out.push_str(said);
+    } else if !mime {
         out.truncate(before);
     }
     out.push_str(" — ");

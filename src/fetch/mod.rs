@@ -422,9 +422,15 @@ impl<'a> Fetcher<'a> {
 
     fn data_url(&self, plan: &Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
         let (bytes, media) = decode_data_url(plan.url.as_str()).ok_or(Refusal::BadUri)?;
+        self.verify_whole(&bytes, record, claimed.or(media.as_deref()))
+    }
+
+    /// Verifies bytes that arrived whole (a `data:` uri, a `resources/read` answer) as a body
+    /// is verified.
+    fn verify_whole(&self, bytes: &[u8], record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
         let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
-        verifier.push(&bytes)?;
-        verifier.finish(record.digest.as_deref(), claimed.or(media.as_deref()))
+        verifier.push(bytes)?;
+        verifier.finish(record.digest.as_deref(), claimed)
     }
 
     fn file(&self, plan: &Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
@@ -458,10 +464,8 @@ impl<'a> Fetcher<'a> {
                 mime_type,
             ),
         };
-        let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
-        verifier.push(&bytes)?;
         let claimed = record.mime_type.as_deref().or(mime_type.as_deref());
-        verifier.finish(record.digest.as_deref(), claimed)
+        self.verify_whole(&bytes, record, claimed)
     }
 }
 

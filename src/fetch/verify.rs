@@ -137,28 +137,27 @@ impl Verifier {
         }
     }
 
-    fn is_over(&self) -> bool {
+    /// Where the decoded bytes go, once the coding is known.
+    fn sink(&self) -> Option<&Ceiling> {
         match &self.decoding {
-            Decoding::Identity(sink) => sink.over,
-            Decoding::Gzip(d) => d.get_ref().over,
-            Decoding::Zlib(d) => d.get_ref().over,
-            Decoding::Raw(d) => d.get_ref().over,
-            Decoding::Deflate(..) => false,
+            Decoding::Identity(sink) => Some(sink),
+            Decoding::Gzip(d) => Some(d.get_ref()),
+            Decoding::Zlib(d) => Some(d.get_ref()),
+            Decoding::Raw(d) => Some(d.get_ref()),
+            Decoding::Deflate(..) => None,
         }
     }
 
+    fn is_over(&self) -> bool {
+        self.sink().is_some_and(|sink| sink.over)
+    }
+
     fn over(&self) -> Refusal {
-        let max = match &self.decoding {
-            Decoding::Identity(sink) => sink.max,
-            Decoding::Gzip(d) => d.get_ref().max,
-            Decoding::Zlib(d) => d.get_ref().max,
-            Decoding::Raw(d) => d.get_ref().max,
+        let ceiling = match &self.decoding {
             Decoding::Deflate(_, max) => *max,
+            _ => self.sink().map_or(0, |sink| sink.max),
         };
-        Refusal::OverCeiling {
-            ceiling: max,
-            claimed: None,
-        }
+        Refusal::OverCeiling { ceiling, claimed: None }
     }
 
     /// Ends the body: the coding must end cleanly, the bytes must match `digest` where one is
