@@ -246,7 +246,6 @@ impl Inner {
         (index < self.records.len()).then_some(index)
     }
 
-
     /// Where in `records` the record of `uri`, whose hash is `hash`, is kept.
     fn find_index(&self, hash: u64, uri: &str) -> Option<usize> {
         let index = self.index(*self.by_hash.get(&hash)?)?;

@@ -283,7 +283,6 @@ fn storage_names_come_from_the_id_and_the_observed_type() {
 
 /// A registry holding one reference to a `data:` uri of `bytes`, and its id.
 fn data_reference(bytes: &[u8], mime: &str, disposition: Option<&str>) -> (ReferenceRegistry, String) {
-    let registry = ReferenceRegistry::with_seed(9);
     let uri = format!(
         "data:{mime};base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -292,7 +291,13 @@ fn data_reference(bytes: &[u8], mime: &str, disposition: Option<&str>) -> (Refer
     if let Some(d) = disposition {
         block["disposition"] = d.into();
     }
-    let block = Block::decode(&block);
+    registered(&block)
+}
+
+/// A registry holding the reference `block` is, and its id.
+fn registered(block: &serde_json::Value) -> (ReferenceRegistry, String) {
+    let registry = ReferenceRegistry::new();
+    let block = Block::decode(block);
     let Class::Reference(reference) = classify_block(&block) else {
         panic!("a reference")
     };
@@ -351,13 +356,8 @@ fn a_never_reference_is_fetched_for_the_host_and_its_bytes_never_reach_the_model
 #[test]
 fn failures_name_their_reason_and_never_the_uri() {
     let fetcher = Fetcher::new(FetchPolicy::new());
-    let registry = ReferenceRegistry::new();
-    let block =
-        Block::decode(&json!({"type": "resource", "uri": "file:///home/me/.ssh/id_rsa?token=SECRET", "name": "k"}));
-    let Class::Reference(reference) = classify_block(&block) else {
-        panic!("a reference")
-    };
-    let id = registry.register(&reference);
+    let (registry, id) =
+        registered(&json!({"type": "resource", "uri": "file:///home/me/.ssh/id_rsa?token=SECRET", "name": "k"}));
     for (call, reason) in [
         (json!({"ref_id": id}), "refused scheme: file"),
         (json!({"ref_id": "ref_0000000000000"}), "unknown reference"),
@@ -620,13 +620,7 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
 /// A registry holding one bulk reference to `uri`, and its id.
 #[cfg(feature = "http")]
 fn link_registry(uri: &str) -> (ReferenceRegistry, String) {
-    let registry = ReferenceRegistry::new();
-    let block = Block::decode(&json!({"type": "resource", "uri": uri, "name": "n"}));
-    let Class::Reference(reference) = classify_block(&block) else {
-        panic!("a reference")
-    };
-    let id = registry.register(&reference);
-    (registry, id)
+    registered(&json!({"type": "resource", "uri": uri, "name": "n"}))
 }
 
 /// The IANA IPv4 special-purpose ranges this crate refuses, as a table: an oracle written
@@ -671,6 +665,12 @@ fn v4_addresses() -> impl Strategy<Value = u32> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8192))]
+
+    #[test]
+    fn public_v6_is_what_the_table_leaves(ip in v6_addresses()) {
+        let address = Ipv6Addr::from(ip);
+        prop_assert_eq!(is_public(IpAddr::V6(address)), public_by_table_v6(ip), "{}", address);
+    }
 
     #[test]
     fn public_v4_is_what_the_iana_table_leaves(ip in v4_addresses()) {
@@ -852,14 +852,4 @@ fn v6_addresses() -> impl Strategy<Value = u128> {
         at.wrapping_add_signed(i128::from(delta))
     });
     prop_oneof![edge, any::<u128>()]
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(8192))]
-
-    #[test]
-    fn public_v6_is_what_the_table_leaves(ip in v6_addresses()) {
-        let address = Ipv6Addr::from(ip);
-        prop_assert_eq!(is_public(IpAddr::V6(address)), public_by_table_v6(ip), "{}", address);
-    }
 }
