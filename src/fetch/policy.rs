@@ -165,13 +165,19 @@ impl FetchPolicy {
     pub fn plan(&self, record: &ReferenceRecord) -> Result<Plan, Refusal> {
         self.check_claims(record)?;
         let url = Url::parse(&record.uri).map_err(|_| Refusal::BadUri)?;
+        self.admit(&url)?;
+        self.plan_url(url)
+    }
+
+    /// Refuses a URL whose scheme the policy does not allow, or that carries userinfo.
+    fn admit(&self, url: &Url) -> Result<(), Refusal> {
         if !self.schemes.iter().any(|s| s == url.scheme()) {
             return Err(Refusal::Scheme(url.scheme().to_owned()));
         }
         if !url.username().is_empty() || url.password().is_some() {
             return Err(Refusal::Userinfo);
         }
-        self.plan_url(url)
+        Ok(())
     }
 
     /// Refuses, whatever the transport, a record that claims more bytes than the ceiling, or
@@ -247,9 +253,10 @@ impl FetchPolicy {
         if !self.cross_origin_redirects {
             return Err(Refusal::CrossOriginRedirect);
         }
-        if !matches!(to.scheme(), "http" | "https") || !self.schemes.iter().any(|s| s == to.scheme()) {
+        if !matches!(to.scheme(), "http" | "https") {
             return Err(Refusal::Scheme(to.scheme().to_owned()));
         }
+        self.admit(&to)?;
         let mut plan = self.plan_url(to)?;
         plan.bearer = None;
         Ok(plan)
