@@ -18,6 +18,13 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::classify::kinds::{
+    contents_kind, contents_not_an_object, embedded_kind, malformed, media_kind, not_an_object, not_json, own, own_opt,
+    text_kind, too_deep, Body, Field, Fields,
+};
+pub use crate::classify::kinds::{
+    Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar,
+};
 use crate::error::{Error, ErrorKind};
 use crate::json::{Peek, RawStr, Reader, Seq, MAX_DEPTH};
 
@@ -31,155 +38,6 @@ pub struct Block<'a> {
     pub annotations: Option<Box<Annotations<'a>>>,
     /// The block's `_meta`, as JSON text.
     pub meta: Option<Cow<'a, str>>,
-}
-
-/// The body of a [`Block`], by its `type`.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum BlockKind<'a> {
-    /// `type: "text"` with a string `text`.
-    Text {
-        /// The text, as sent.
-        text: Cow<'a, str>,
-    },
-    /// `type: "image"` or `type: "audio"`: inline data, or an MCPL uri.
-    Media(MediaBody<'a>),
-    /// `type: "resource"` with a nested `resource` object: an MCP embedded resource.
-    Embedded(EmbeddedBody<'a>),
-    /// `type: "resource"` with a top-level `uri`: an MCPL bulk reference (RFC-005).
-    BulkReference(Box<ReferenceFields<'a>>),
-    /// `type: "resource_link"`.
-    ResourceLink(Box<ReferenceFields<'a>>),
-    /// A block of a known type whose body is bad, or a block that is no object or has no type.
-    Malformed {
-        /// The block's `type`, where it had a string one.
-        type_name: Option<Cow<'a, str>>,
-        /// A short, fixed reason.
-        reason: &'static str,
-    },
-    /// A block whose `type` this crate does not know. Kept verbatim.
-    Unknown {
-        /// The block's `type`.
-        type_name: Cow<'a, str>,
-        /// The whole block, as JSON text.
-        raw: Cow<'a, str>,
-    },
-}
-
-/// Which kind of media an `image` or `audio` block carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MediaKind {
-    /// An image.
-    Image,
-    /// Audio.
-    Audio,
-}
-
-impl MediaKind {
-    /// The block type on the wire: `image` or `audio`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MediaKind::Image => "image",
-            MediaKind::Audio => "audio",
-        }
-    }
-}
-
-/// Base64 as it arrived: never validated as text, borrowed where the JSON string had no escape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Base64<'a>(pub Cow<'a, [u8]>);
-
-impl Base64<'_> {
-    /// The base64 bytes.
-    #[must_use]
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// The body of an `image` or `audio` block.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MediaBody<'a> {
-    /// Image or audio.
-    pub kind: MediaKind,
-    /// The base64 `data`, where it is a string.
-    pub data: Option<Base64<'a>>,
-    /// The `mimeType`, where it is a string.
-    pub mime_type: Option<Cow<'a, str>>,
-    /// Whether the block has a `disposition` (any value): the MCPL bulk form.
-    pub has_disposition: bool,
-    /// The MCPL reference fields of the same object (`uri`, `name`, `sizeBytes`, …), where it
-    /// has any.
-    pub reference: Option<Box<ReferenceFields<'a>>>,
-}
-
-/// The body of an MCP embedded resource, or one item of a `resources/read` result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EmbeddedBody<'a> {
-    /// The resource's `uri`. Never shown to the agent.
-    pub uri: Option<Cow<'a, str>>,
-    /// The resource's `mimeType`, where it is a string.
-    pub mime_type: Option<Cow<'a, str>>,
-    /// Text or blob.
-    pub contents: Contents<'a>,
-}
-
-/// The polymorphic contents of an embedded resource.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Contents<'a> {
-    /// `text`.
-    Text(Cow<'a, str>),
-    /// `blob`: base64, as received. When a resource has both, the blob wins.
-    Blob(Base64<'a>),
-}
-
-/// A JSON value of a field, as far as a field check needs to know it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Scalar<'a> {
-    /// A string.
-    Str(Cow<'a, str>),
-    /// A number, as written (`12`, `1e400`).
-    Number(Cow<'a, str>),
-    /// `true` or `false`.
-    Bool(bool),
-    /// `null`.
-    Null,
-    /// An array or an object.
-    Compound,
-}
-
-impl Scalar<'_> {
-    /// The string, where this is one.
-    #[must_use]
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Scalar::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-/// The fields of a reference, as they arrived. [`classify_block`](crate::classify_block)
-/// checks them against RFC-005.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ReferenceFields<'a> {
-    /// `uri`.
-    pub uri: Option<Scalar<'a>>,
-    /// `name`.
-    pub name: Option<Scalar<'a>>,
-    /// `mimeType`.
-    pub mime_type: Option<Scalar<'a>>,
-    /// `sizeBytes` (MCPL), or `size` on a `resource_link` (RFC-005 §8.1).
-    pub size_bytes: Option<Scalar<'a>>,
-    /// `expiresAt`.
-    pub expires_at: Option<Scalar<'a>>,
-    /// `digest`.
-    pub digest: Option<Scalar<'a>>,
-    /// `disposition`.
-    pub disposition: Option<Scalar<'a>>,
 }
 
 /// A block's `annotations`. Unknown fields are ignored; unknown roles are kept.
@@ -313,14 +171,6 @@ pub(crate) fn nests_too_deep(value: &Value) -> bool {
     false
 }
 
-fn own<T: ?Sized + ToOwned>(cow: Cow<'_, T>) -> Cow<'static, T> {
-    Cow::Owned(cow.into_owned())
-}
-
-fn own_opt<T: ?Sized + ToOwned>(cow: Option<Cow<'_, T>>) -> Option<Cow<'static, T>> {
-    cow.map(own)
-}
-
 impl<'a> Block<'a> {
     /// Decodes one content block from a [`Value`]. Never fails: a bad block is
     /// [`BlockKind::Malformed`], an unknown one [`BlockKind::Unknown`].
@@ -329,12 +179,12 @@ impl<'a> Block<'a> {
     #[must_use]
     pub fn decode(value: &Value) -> Block<'static> {
         if nests_too_deep(value) {
-            return Block::bare(malformed(None, "block nests too deep"));
+            return Block::bare(too_deep(false));
         }
         let bytes = value.to_string().into_bytes();
         let mut reader = Reader::new(&bytes);
         // A Value always serializes to JSON this reader reads, and not deeper than it parsed.
-        read_block(&mut reader).map_or_else(|_| Block::bare(malformed(None, "block is not JSON")), Block::into_owned)
+        read_block(&mut reader).map_or_else(|_| Block::bare(not_json(false)), Block::into_owned)
     }
 
     /// Decodes one item of a `resources/read` result (`{uri, mimeType, text | blob}`) as the
@@ -342,14 +192,11 @@ impl<'a> Block<'a> {
     #[must_use]
     pub fn decode_resource_contents(value: &Value) -> Block<'static> {
         if nests_too_deep(value) {
-            return Block::bare(malformed(Some(Cow::Borrowed("resource")), "block nests too deep"));
+            return Block::bare(too_deep(true));
         }
         let bytes = value.to_string().into_bytes();
         let mut reader = Reader::new(&bytes);
-        read_resource_contents(&mut reader).map_or_else(
-            |_| Block::bare(malformed(Some(Cow::Borrowed("resource")), "block is not JSON")),
-            Block::into_owned,
-        )
+        read_resource_contents(&mut reader).map_or_else(|_| Block::bare(not_json(true)), Block::into_owned)
     }
 
     fn bare(kind: BlockKind<'a>) -> Block<'a> {
@@ -363,48 +210,14 @@ impl<'a> Block<'a> {
     /// The block's `type` on the wire, where it had a string one.
     #[must_use]
     pub fn type_name(&self) -> Option<&str> {
-        match &self.kind {
-            BlockKind::Text { .. } => Some("text"),
-            BlockKind::Media(m) => Some(m.kind.as_str()),
-            BlockKind::Embedded(_) | BlockKind::BulkReference(_) => Some("resource"),
-            BlockKind::ResourceLink(_) => Some("resource_link"),
-            BlockKind::Malformed { type_name, .. } => type_name.as_deref(),
-            BlockKind::Unknown { type_name, .. } => Some(type_name),
-        }
+        self.kind.type_name()
     }
 
     /// The same block, owning its strings.
     #[must_use]
     pub fn into_owned(self) -> Block<'static> {
         Block {
-            kind: match self.kind {
-                BlockKind::Text { text } => BlockKind::Text { text: own(text) },
-                BlockKind::Media(m) => BlockKind::Media(MediaBody {
-                    kind: m.kind,
-                    data: m.data.map(|d| Base64(own(d.0))),
-                    mime_type: own_opt(m.mime_type),
-                    has_disposition: m.has_disposition,
-                    reference: m.reference.map(|r| Box::new(r.into_owned())),
-                }),
-                BlockKind::Embedded(e) => BlockKind::Embedded(EmbeddedBody {
-                    uri: own_opt(e.uri),
-                    mime_type: own_opt(e.mime_type),
-                    contents: match e.contents {
-                        Contents::Text(t) => Contents::Text(own(t)),
-                        Contents::Blob(b) => Contents::Blob(Base64(own(b.0))),
-                    },
-                }),
-                BlockKind::BulkReference(r) => BlockKind::BulkReference(Box::new(r.into_owned())),
-                BlockKind::ResourceLink(r) => BlockKind::ResourceLink(Box::new(r.into_owned())),
-                BlockKind::Malformed { type_name, reason } => BlockKind::Malformed {
-                    type_name: own_opt(type_name),
-                    reason,
-                },
-                BlockKind::Unknown { type_name, raw } => BlockKind::Unknown {
-                    type_name: own(type_name),
-                    raw: own(raw),
-                },
-            },
+            kind: self.kind.into_owned(),
             annotations: self.annotations.map(|a| {
                 Box::new(Annotations {
                     audience: a
@@ -419,44 +232,6 @@ impl<'a> Block<'a> {
     }
 }
 
-impl Scalar<'_> {
-    fn into_owned(self) -> Scalar<'static> {
-        match self {
-            Scalar::Str(s) => Scalar::Str(own(s)),
-            Scalar::Number(n) => Scalar::Number(own(n)),
-            Scalar::Bool(b) => Scalar::Bool(b),
-            Scalar::Null => Scalar::Null,
-            Scalar::Compound => Scalar::Compound,
-        }
-    }
-}
-
-impl ReferenceFields<'_> {
-    /// No field at all.
-    pub(crate) const NONE: ReferenceFields<'static> = ReferenceFields {
-        uri: None,
-        name: None,
-        mime_type: None,
-        size_bytes: None,
-        expires_at: None,
-        digest: None,
-        disposition: None,
-    };
-
-    fn into_owned(self) -> ReferenceFields<'static> {
-        let own = |s: Option<Scalar<'_>>| s.map(Scalar::into_owned);
-        ReferenceFields {
-            uri: own(self.uri),
-            name: own(self.name),
-            mime_type: own(self.mime_type),
-            size_bytes: own(self.size_bytes),
-            expires_at: own(self.expires_at),
-            digest: own(self.digest),
-            disposition: own(self.disposition),
-        }
-    }
-}
-
 /// A JSON number as an `i64`, where `serde_json` reads it as one: digits with no fraction or
 /// exponent, in range, and not `-0` (which `serde_json` reads as the float `-0.0`).
 fn json_integer(number: &str) -> Option<i64> {
@@ -464,10 +239,6 @@ fn json_integer(number: &str) -> Option<i64> {
         return None;
     }
     number.parse().ok()
-}
-
-fn malformed<'a>(type_name: Option<Cow<'a, str>>, reason: &'static str) -> BlockKind<'a> {
-    BlockKind::Malformed { type_name, reason }
 }
 
 /// A key's name: its raw bytes, or its text where it has an escape. Inlined: a key is
@@ -488,7 +259,7 @@ fn unescaped_key<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
 
 /// Reads any value as a [`Scalar`]. Inlined, as the reader's token functions are.
 #[inline(always)]
-fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
+pub(crate) fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
     Ok(match r.peek()? {
         Peek::String => Scalar::Str(r.string()?.text()),
         Peek::Number => Scalar::Number(Cow::Borrowed(r.number()?)),
@@ -512,16 +283,7 @@ fn read_text<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     })
 }
 
-/// A field that must be of one JSON type: absent, of it, or of another.
-#[derive(Default)]
-enum Field<T> {
-    #[default]
-    Absent,
-    Good(T),
-    Bad,
-}
-
-fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
+pub(crate) fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
     if r.peek()? != Peek::String {
         r.skip()?;
         return Ok(Field::Bad);
@@ -542,14 +304,14 @@ fn read_string_field<'a>(r: &mut Reader<'a>) -> Result<Field<Cow<'a, str>>, Erro
 }
 
 /// The JSON text of the next value, skipped.
-fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
+pub(crate) fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
     r.peek()?;
     let start = r.position();
     r.skip()?;
     Ok(String::from_utf8_lossy(r.slice(start, r.position())))
 }
 
-fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
+pub(crate) fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
         return Ok(None);
@@ -583,38 +345,6 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>
         }
     }
     Ok(Some(annotations))
-}
-
-/// Every field a block may have, as it was read. Only a reference's fields are boxed, where
-/// the first of them is read, as its kind keeps them: no other block allocates as it is read.
-#[derive(Default)]
-struct BlockFields<'a> {
-    type_name: Option<Scalar<'a>>,
-    text: Option<Scalar<'a>>,
-    data: Option<Field<Base64<'a>>>,
-    mime_type: Option<Scalar<'a>>,
-    /// `resource`: an embedded resource's kind, or `Err` where it is no object.
-    resource: Option<Result<BlockKind<'a>, ()>>,
-    reference: Option<Box<ReferenceFields<'a>>>,
-    size: Option<Scalar<'a>>,
-    has_uri: bool,
-    has_disposition: bool,
-    annotations: Option<Box<Annotations<'a>>>,
-    meta: Option<Cow<'a, str>>,
-}
-
-impl<'a> BlockFields<'a> {
-    /// The reference fields, made where the first of them is read.
-    fn reference(&mut self) -> &mut ReferenceFields<'a> {
-        self.reference.get_or_insert_with(Box::default)
-    }
-
-    /// The reference fields, with the block's media type.
-    fn take_reference(&mut self) -> Box<ReferenceFields<'a>> {
-        let mut fields = self.reference.take().unwrap_or_default();
-        fields.mime_type = self.mime_type.take();
-        fields
-    }
 }
 
 /// Reads one block at the reader's position.
@@ -658,10 +388,7 @@ impl Present {
 fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Present) -> T) -> Result<T, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(then(
-            Block::bare(malformed(None, "block is not an object")),
-            Present::default(),
-        ));
+        return Ok(then(Block::bare(not_an_object()), Present::default()));
     }
     let start = r.mark();
     if let Some((block, present)) = read_type_first(r)? {
@@ -720,12 +447,12 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
     if r.peek()? != Peek::String {
         return Ok(None);
     }
-    match r.string()?.raw() {
-        b"text" => read_text_block(r, &mut seq),
-        b"image" => read_media_block(r, &mut seq, MediaKind::Image),
-        b"audio" => read_media_block(r, &mut seq, MediaKind::Audio),
-        b"resource" => read_resource_block(r, &mut seq),
-        _ => Ok(None),
+    match Body::of(r.string()?.raw()) {
+        Some(Body::Text) => read_text_block(r, &mut seq),
+        Some(Body::Media(kind)) => read_media_block(r, &mut seq, kind),
+        Some(Body::Resource) => read_resource_block(r, &mut seq),
+        // The rest are read with every field.
+        Some(Body::ResourceLink) | None => Ok(None),
     }
 }
 
@@ -733,7 +460,7 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
 fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
     let start = r.position();
     let mut seq = r.object()?;
-    let mut f = BlockFields::default();
+    let mut f = Fields::default();
     // A link as the everything server writes it, its type last.
     if r.eat_key(&mut seq, b"\"name\":") {
         f.reference().name = Some(read_scalar(r)?);
@@ -752,7 +479,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         }
     }
     while let Some(k) = r.next_key(&mut seq)? {
-        read_block_field(r, &key_name(&k), &mut f)?;
+        f.read(r, &key_name(&k))?;
     }
     let present = Present {
         text: f.text.is_some(),
@@ -761,11 +488,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         resource: f.resource.is_some(),
     };
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
-    let kind = match f.type_name {
-        Some(Scalar::Str(ref t)) => block_kind(t.clone(), &mut f, raw),
-        Some(_) => malformed(None, "block with non-string type"),
-        None => malformed(None, "block without type"),
-    };
+    let kind = f.kind(raw);
     let block = Block {
         kind,
         annotations: f.annotations,
@@ -775,7 +498,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
 }
 
 /// The rest of a block whose `type`, read first, is `text`. Every other field is skipped, as
-/// [`block_kind`] reads none of them for a text block; `None` at a second `type`, which is
+/// [`Fields::kind`] reads none of them for a text block; `None` at a second `type`, which is
 /// the one that counts.
 #[inline(always)]
 fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Block<'a>, Present)>, Error> {
@@ -799,11 +522,7 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Bloc
         text: text.is_some(),
         ..Present::default()
     };
-    let kind = match text {
-        Some(Scalar::Str(text)) => BlockKind::Text { text },
-        Some(_) => malformed(Some(Cow::Borrowed("text")), "text block with non-string text"),
-        None => malformed(Some(Cow::Borrowed("text")), "text block without text"),
-    };
+    let kind = text_kind(text);
     let block = Block {
         kind,
         annotations,
@@ -888,136 +607,13 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(
     Ok(Some((block, present)))
 }
 
-fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut BlockFields<'a>) -> Result<(), Error> {
-    let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
-    match key {
-        b"type" => f.type_name = scalar(r)?,
-        b"text" => f.text = scalar(r)?,
-        b"data" => f.data = Some(read_base64(r)?),
-        b"mimeType" => f.mime_type = scalar(r)?,
-        b"resource" => f.resource = Some(read_resource_field(r)?),
-        b"uri" => {
-            f.has_uri = true;
-            f.reference().uri = scalar(r)?;
-        }
-        b"name" => f.reference().name = scalar(r)?,
-        b"sizeBytes" => f.reference().size_bytes = scalar(r)?,
-        b"size" => f.size = scalar(r)?,
-        b"expiresAt" => f.reference().expires_at = scalar(r)?,
-        b"digest" => f.reference().digest = scalar(r)?,
-        b"disposition" => {
-            f.has_disposition = true;
-            f.reference().disposition = scalar(r)?;
-        }
-        b"annotations" => f.annotations = read_annotations(r)?,
-        b"_meta" => f.meta = Some(read_raw(r)?),
-        _ => r.skip()?,
-    }
-    Ok(())
-}
-
-fn block_kind<'a>(
-    type_name: Cow<'a, str>,
-    f: &mut BlockFields<'a>,
-    raw: impl FnOnce() -> Cow<'a, str>,
-) -> BlockKind<'a> {
-    let known = |name: &'static str| Some(Cow::Borrowed(name));
-    match &*type_name {
-        "text" => match f.text.take() {
-            Some(Scalar::Str(text)) => BlockKind::Text { text },
-            Some(_) => malformed(known("text"), "text block with non-string text"),
-            None => malformed(known("text"), "text block without text"),
-        },
-        "image" | "audio" => {
-            let kind = if &*type_name == "image" {
-                MediaKind::Image
-            } else {
-                MediaKind::Audio
-            };
-            let mime = f.mime_type.take();
-            let reference = f.reference.take().map(|mut fields| {
-                fields.mime_type.clone_from(&mime);
-                fields
-            });
-            let mime_type = match mime {
-                Some(Scalar::Str(s)) => Some(s),
-                _ => None,
-            };
-            let data = f.data.take().unwrap_or_default();
-            media_kind(kind, data, mime_type, f.has_uri, f.has_disposition, reference)
-        }
-        "resource" => {
-            let resource = f.resource.take();
-            if f.has_uri && !matches!(resource, Some(Ok(_))) {
-                BlockKind::BulkReference(f.take_reference())
-            } else {
-                embedded_kind(resource)
-            }
-        }
-        "resource_link" => {
-            let mut fields = f.take_reference();
-            fields.size_bytes = f.size.take();
-            BlockKind::ResourceLink(fields)
-        }
-        _ => BlockKind::Unknown { type_name, raw: raw() },
-    }
-}
-
-/// An `image` or `audio` block's kind: inline data, or a reference where it has a `uri`
-/// (`reference` holds its MCPL reference fields, where it has any). Inlined: returned, the
-/// kind was copied while still being stored.
-#[inline(always)]
-fn media_kind<'a>(
-    kind: MediaKind,
-    data: Field<Base64<'a>>,
-    mime_type: Option<Cow<'a, str>>,
-    has_uri: bool,
-    has_disposition: bool,
-    reference: Option<Box<ReferenceFields<'a>>>,
-) -> BlockKind<'a> {
-    let known = Some(Cow::Borrowed(kind.as_str()));
-    let data = match data {
-        Field::Good(data) => Some(data),
-        Field::Bad => return malformed(known, media_reason(kind, true)),
-        Field::Absent if !has_uri => return malformed(known, media_reason(kind, false)),
-        Field::Absent => None,
-    };
-    BlockKind::Media(MediaBody {
-        kind,
-        data,
-        mime_type,
-        has_disposition,
-        reference,
-    })
-}
-
-/// A `resource` block's kind from its `resource` field, where it has no top-level `uri`.
-fn embedded_kind(resource: Option<Result<BlockKind<'_>, ()>>) -> BlockKind<'_> {
-    let resource_type = || Some(Cow::Borrowed("resource"));
-    match resource {
-        Some(Ok(embedded)) => embedded,
-        Some(Err(())) => malformed(resource_type(), "resource block with non-object resource"),
-        None => malformed(resource_type(), "resource block without resource or uri"),
-    }
-}
-
 /// A block's `resource` field: an embedded resource's kind, or `Err` where it is no object.
-fn read_resource_field<'a>(r: &mut Reader<'a>) -> Result<Result<BlockKind<'a>, ()>, Error> {
+pub(crate) fn read_resource_field<'a>(r: &mut Reader<'a>) -> Result<Result<BlockKind<'a>, ()>, Error> {
     if r.peek()? == Peek::Object {
         Ok(Ok(read_embedded(r)?))
     } else {
         r.skip()?;
         Ok(Err(()))
-    }
-}
-
-/// Reasons are fixed strings, so each is spelled out per kind.
-fn media_reason(kind: MediaKind, non_string_data: bool) -> &'static str {
-    match (kind, non_string_data) {
-        (MediaKind::Image, true) => "image block with non-string data",
-        (MediaKind::Audio, true) => "audio block with non-string data",
-        (MediaKind::Image, false) => "image block without data or uri",
-        (MediaKind::Audio, false) => "audio block without data or uri",
     }
 }
 
@@ -1048,28 +644,13 @@ fn read_embedded<'a>(r: &mut Reader<'a>) -> Result<BlockKind<'a>, Error> {
             _ => r.skip()?,
         }
     }
-    let resource = || Some(Cow::Borrowed("resource"));
-    let contents = match (blob, text) {
-        (Field::Good(blob), _) => Contents::Blob(blob),
-        (Field::Bad, _) => return Ok(malformed(resource(), "embedded resource with non-string blob")),
-        (Field::Absent, Field::Good(text)) => Contents::Text(text),
-        (Field::Absent, Field::Bad) => return Ok(malformed(resource(), "embedded resource with non-string text")),
-        (Field::Absent, Field::Absent) => return Ok(malformed(resource(), "embedded resource without text or blob")),
-    };
-    Ok(BlockKind::Embedded(EmbeddedBody {
-        uri,
-        mime_type,
-        contents,
-    }))
+    Ok(contents_kind(uri, mime_type, text, blob))
 }
 
 pub(crate) fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(Block::bare(malformed(
-            Some(Cow::Borrowed("resource")),
-            "resource contents are not an object",
-        )));
+        return Ok(Block::bare(contents_not_an_object()));
     }
     Ok(Block::bare(read_embedded(r)?))
 }
@@ -1743,15 +1324,8 @@ mod tests {
             }
             block
         };
-        for ty in [
-            "text",
-            "image",
-            "audio",
-            "resource",
-            "resource_link",
-            r"resource\u005flink",
-            "other",
-        ] {
+        let known = crate::classify::kinds::BLOCK_TYPES.map(|(name, _)| name);
+        for ty in known.into_iter().chain([r"resource\u005flink", r"t\u0065xt", "other"]) {
             for body in BODIES {
                 let sep = if body.is_empty() { "" } else { "," };
                 let first = format!(r#"{{"type":"{ty}"{sep}{body}}}"#);

@@ -6,6 +6,8 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
+pub(crate) mod kinds;
+
 use crate::json::as_u53;
 use crate::render::{base64_decoded_len, clean_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
@@ -316,18 +318,12 @@ pub(crate) fn for_user_only(block: &Block<'_>) -> bool {
 
 /// Whether `type_name` is a block type this crate knows.
 pub(crate) fn is_block_type(type_name: &str) -> bool {
-    matches!(type_name, "text" | "image" | "audio" | "resource" | "resource_link")
+    kinds::Body::of(type_name.as_bytes()).is_some()
 }
 
 /// Whether an object of this `type` with these keys is a content block.
 pub(crate) fn is_block(type_name: &str, keys: &ObjectKeys<'_>) -> bool {
-    match type_name {
-        "text" => keys.text,
-        "image" | "audio" => keys.data || keys.uri,
-        "resource" => keys.resource || keys.uri,
-        "resource_link" => keys.uri,
-        _ => false,
-    }
+    kinds::Body::of(type_name.as_bytes()).is_some_and(|body| body.is_block(keys))
 }
 
 /// The longest uri a reference may have, in characters (RFC-005).

@@ -1,0 +1,568 @@
+//! Every block type this crate knows, in one table ([`BLOCK_TYPES`]), and what a block's body
+//! is, decided from the fields the wire room read.
+//!
+//! The wire room only reads: the fields of an object ([`Fields`], by their names, in
+//! [`Fields::read`]) and, for the common types written type first, the same fields by a faster
+//! reader. Whether those fields make a text, media, an embedded resource, a bulk reference or
+//! a link, which wins where they conflict, and the reason a bad one is malformed are decided
+//! here, once, for both readers.
+//!
+//! Adding a block type: a row in [`BLOCK_TYPES`], its arms in [`Body::is_block`] and
+//! [`Body::kind`] (and, where its body is new, a [`BlockKind`] variant with its arm in
+//! [`BlockKind::into_owned`] and [`BlockKind::type_name`], and any field no block had yet in
+//! [`Fields`]); then its class in `classify_block` and its text in `render`. Nothing else: the
+//! wire room reads a type it has no fast reader for with every field, and every lane shows
+//! classes, not types.
+
+// The kinds are built where a block is read: called, the kinds they return went through memory
+// (see the wire room).
+#![allow(clippy::inline_always)]
+
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::json::Reader;
+
+/// The block types, once: each type's name on the wire and what its body is. Everything that
+/// names a type (the readers, [`is_block`](super::is_block), a block's type name) reads it
+/// from here.
+pub(crate) const BLOCK_TYPES: [(&str, Body); 5] = [
+    ("text", Body::Text),
+    ("image", Body::Media(MediaKind::Image)),
+    ("audio", Body::Media(MediaKind::Audio)),
+    ("resource", Body::Resource),
+    ("resource_link", Body::ResourceLink),
+];
+
+/// What the body of a block of a known type is, as [`BLOCK_TYPES`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Body {
+    /// A string `text`.
+    Text,
+    /// Inline base64 `data`, or an MCPL `uri`.
+    Media(MediaKind),
+    /// A nested `resource` object (MCP), or a top-level `uri` (an MCPL bulk reference).
+    Resource,
+    /// A link's `uri`, `name`, `mimeType` and `size`.
+    ResourceLink,
+}
+
+impl Body {
+    /// The body of the type named `name`, where it is a type this crate knows.
+    #[inline]
+    pub(crate) fn of(name: &[u8]) -> Option<Body> {
+        BLOCK_TYPES
+            .iter()
+            .find(|(type_name, _)| type_name.as_bytes() == name)
+            .map(|&(_, body)| body)
+    }
+
+    /// The type's name on the wire.
+    pub(crate) fn name(self) -> &'static str {
+        BLOCK_TYPES
+            .iter()
+            .find(|&&(_, body)| body == self)
+            .map_or("", |&(name, _)| name)
+    }
+
+    /// Whether an object of this type with these keys is one of its blocks (and not, say,
+    /// data with a `type` field of its own).
+    pub(crate) fn is_block(self, keys: &super::ObjectKeys<'_>) -> bool {
+        match self {
+            Body::Text => keys.text,
+            Body::Media(_) => keys.data || keys.uri,
+            Body::Resource => keys.resource || keys.uri,
+            Body::ResourceLink => keys.uri,
+        }
+    }
+
+    /// The kind of a block of this type with these fields.
+    pub(crate) fn kind<'a>(self, f: &mut Fields<'a>) -> BlockKind<'a> {
+        match self {
+            Body::Text => text_kind(f.text.take()),
+            Body::Media(kind) => {
+                let mime = f.mime_type.take();
+                let reference = f.reference.take().map(|mut fields| {
+                    fields.mime_type.clone_from(&mime);
+                    fields
+                });
+                let mime_type = match mime {
+                    Some(Scalar::Str(s)) => Some(s),
+                    _ => None,
+                };
+                let data = f.data.take().unwrap_or_default();
+                media_kind(kind, data, mime_type, f.has_uri, f.has_disposition, reference)
+            }
+            Body::Resource => {
+                let resource = f.resource.take();
+                // An MCP embedded resource wins over a stray top-level uri; a uri without one
+                // is an MCPL bulk reference.
+                if f.has_uri && !matches!(resource, Some(Ok(_))) {
+                    BlockKind::BulkReference(f.take_reference())
+                } else {
+                    embedded_kind(resource)
+                }
+            }
+            Body::ResourceLink => {
+                let mut fields = f.take_reference();
+                fields.size_bytes = f.size.take();
+                BlockKind::ResourceLink(fields)
+            }
+        }
+    }
+}
+
+/// The body of a [`Block`](crate::Block), by its `type`.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum BlockKind<'a> {
+    /// `type: "text"` with a string `text`.
+    Text {
+        /// The text, as sent.
+        text: Cow<'a, str>,
+    },
+    /// `type: "image"` or `type: "audio"`: inline data, or an MCPL uri.
+    Media(MediaBody<'a>),
+    /// `type: "resource"` with a nested `resource` object: an MCP embedded resource.
+    Embedded(EmbeddedBody<'a>),
+    /// `type: "resource"` with a top-level `uri`: an MCPL bulk reference (RFC-005).
+    BulkReference(Box<ReferenceFields<'a>>),
+    /// `type: "resource_link"`.
+    ResourceLink(Box<ReferenceFields<'a>>),
+    /// A block of a known type whose body is bad, or a block that is no object or has no type.
+    Malformed {
+        /// The block's `type`, where it had a string one.
+        type_name: Option<Cow<'a, str>>,
+        /// A short, fixed reason.
+        reason: &'static str,
+    },
+    /// A block whose `type` this crate does not know. Kept verbatim.
+    Unknown {
+        /// The block's `type`.
+        type_name: Cow<'a, str>,
+        /// The whole block, as JSON text.
+        raw: Cow<'a, str>,
+    },
+}
+
+impl BlockKind<'_> {
+    /// The block's `type` on the wire, where it had a string one.
+    #[must_use]
+    pub fn type_name(&self) -> Option<&str> {
+        match self {
+            BlockKind::Text { .. } => Some(Body::Text.name()),
+            BlockKind::Media(m) => Some(m.kind.as_str()),
+            BlockKind::Embedded(_) | BlockKind::BulkReference(_) => Some(Body::Resource.name()),
+            BlockKind::ResourceLink(_) => Some(Body::ResourceLink.name()),
+            BlockKind::Malformed { type_name, .. } => type_name.as_deref(),
+            BlockKind::Unknown { type_name, .. } => Some(type_name),
+        }
+    }
+
+    /// The same kind, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> BlockKind<'static> {
+        match self {
+            BlockKind::Text { text } => BlockKind::Text { text: own(text) },
+            BlockKind::Media(m) => BlockKind::Media(MediaBody {
+                kind: m.kind,
+                data: m.data.map(|d| Base64(own(d.0))),
+                mime_type: own_opt(m.mime_type),
+                has_disposition: m.has_disposition,
+                reference: m.reference.map(|r| Box::new(r.into_owned())),
+            }),
+            BlockKind::Embedded(e) => BlockKind::Embedded(EmbeddedBody {
+                uri: own_opt(e.uri),
+                mime_type: own_opt(e.mime_type),
+                contents: match e.contents {
+                    Contents::Text(t) => Contents::Text(own(t)),
+                    Contents::Blob(b) => Contents::Blob(Base64(own(b.0))),
+                },
+            }),
+            BlockKind::BulkReference(r) => BlockKind::BulkReference(Box::new(r.into_owned())),
+            BlockKind::ResourceLink(r) => BlockKind::ResourceLink(Box::new(r.into_owned())),
+            BlockKind::Malformed { type_name, reason } => BlockKind::Malformed {
+                type_name: own_opt(type_name),
+                reason,
+            },
+            BlockKind::Unknown { type_name, raw } => BlockKind::Unknown {
+                type_name: own(type_name),
+                raw: own(raw),
+            },
+        }
+    }
+}
+
+pub(crate) fn own<T: ?Sized + ToOwned>(cow: Cow<'_, T>) -> Cow<'static, T> {
+    Cow::Owned(cow.into_owned())
+}
+
+pub(crate) fn own_opt<T: ?Sized + ToOwned>(cow: Option<Cow<'_, T>>) -> Option<Cow<'static, T>> {
+    cow.map(own)
+}
+
+/// Which kind of media an `image` or `audio` block carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaKind {
+    /// An image.
+    Image,
+    /// Audio.
+    Audio,
+}
+
+impl MediaKind {
+    /// The block type on the wire: `image` or `audio`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        Body::Media(self).name()
+    }
+}
+
+/// Base64 as it arrived: never validated as text, borrowed where the JSON string had no escape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Base64<'a>(pub Cow<'a, [u8]>);
+
+impl Base64<'_> {
+    /// The base64 bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The body of an `image` or `audio` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediaBody<'a> {
+    /// Image or audio.
+    pub kind: MediaKind,
+    /// The base64 `data`, where it is a string.
+    pub data: Option<Base64<'a>>,
+    /// The `mimeType`, where it is a string.
+    pub mime_type: Option<Cow<'a, str>>,
+    /// Whether the block has a `disposition` (any value): the MCPL bulk form.
+    pub has_disposition: bool,
+    /// The MCPL reference fields of the same object (`uri`, `name`, `sizeBytes`, …), where it
+    /// has any.
+    pub reference: Option<Box<ReferenceFields<'a>>>,
+}
+
+/// The body of an MCP embedded resource, or one item of a `resources/read` result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmbeddedBody<'a> {
+    /// The resource's `uri`. Never shown to the agent.
+    pub uri: Option<Cow<'a, str>>,
+    /// The resource's `mimeType`, where it is a string.
+    pub mime_type: Option<Cow<'a, str>>,
+    /// Text or blob.
+    pub contents: Contents<'a>,
+}
+
+/// The polymorphic contents of an embedded resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contents<'a> {
+    /// `text`.
+    Text(Cow<'a, str>),
+    /// `blob`: base64, as received. When a resource has both, the blob wins.
+    Blob(Base64<'a>),
+}
+
+/// A JSON value of a field, as far as a field check needs to know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scalar<'a> {
+    /// A string.
+    Str(Cow<'a, str>),
+    /// A number, as written (`12`, `1e400`).
+    Number(Cow<'a, str>),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// An array or an object.
+    Compound,
+}
+
+impl Scalar<'_> {
+    /// The string, where this is one.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn into_owned(self) -> Scalar<'static> {
+        match self {
+            Scalar::Str(s) => Scalar::Str(own(s)),
+            Scalar::Number(n) => Scalar::Number(own(n)),
+            Scalar::Bool(b) => Scalar::Bool(b),
+            Scalar::Null => Scalar::Null,
+            Scalar::Compound => Scalar::Compound,
+        }
+    }
+}
+
+/// The fields of a reference, as they arrived. [`classify_block`](crate::classify_block)
+/// checks them against RFC-005.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReferenceFields<'a> {
+    /// `uri`.
+    pub uri: Option<Scalar<'a>>,
+    /// `name`.
+    pub name: Option<Scalar<'a>>,
+    /// `mimeType`.
+    pub mime_type: Option<Scalar<'a>>,
+    /// `sizeBytes` (MCPL), or `size` on a `resource_link` (RFC-005 §8.1).
+    pub size_bytes: Option<Scalar<'a>>,
+    /// `expiresAt`.
+    pub expires_at: Option<Scalar<'a>>,
+    /// `digest`.
+    pub digest: Option<Scalar<'a>>,
+    /// `disposition`.
+    pub disposition: Option<Scalar<'a>>,
+}
+
+impl ReferenceFields<'_> {
+    /// No field at all.
+    pub(crate) const NONE: ReferenceFields<'static> = ReferenceFields {
+        uri: None,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        expires_at: None,
+        digest: None,
+        disposition: None,
+    };
+
+    fn into_owned(self) -> ReferenceFields<'static> {
+        let own = |s: Option<Scalar<'_>>| s.map(Scalar::into_owned);
+        ReferenceFields {
+            uri: own(self.uri),
+            name: own(self.name),
+            mime_type: own(self.mime_type),
+            size_bytes: own(self.size_bytes),
+            expires_at: own(self.expires_at),
+            digest: own(self.digest),
+            disposition: own(self.disposition),
+        }
+    }
+}
+
+/// A field that must be of one JSON type: absent, of it, or of another.
+#[derive(Default)]
+pub(crate) enum Field<T> {
+    #[default]
+    Absent,
+    Good(T),
+    Bad,
+}
+
+/// Every field a block may have, as it was read. Only a reference's fields are boxed, where
+/// the first of them is read, as its kind keeps them: no other block allocates as it is read.
+#[derive(Default)]
+pub(crate) struct Fields<'a> {
+    pub(crate) type_name: Option<Scalar<'a>>,
+    pub(crate) text: Option<Scalar<'a>>,
+    pub(crate) data: Option<Field<Base64<'a>>>,
+    pub(crate) mime_type: Option<Scalar<'a>>,
+    /// `resource`: an embedded resource's kind, or `Err` where it is no object.
+    pub(crate) resource: Option<Result<BlockKind<'a>, ()>>,
+    pub(crate) reference: Option<Box<ReferenceFields<'a>>>,
+    pub(crate) size: Option<Scalar<'a>>,
+    pub(crate) has_uri: bool,
+    pub(crate) has_disposition: bool,
+    pub(crate) annotations: Option<Box<crate::wire::Annotations<'a>>>,
+    pub(crate) meta: Option<Cow<'a, str>>,
+}
+
+impl<'a> Fields<'a> {
+    /// Reads the value of the field named `key` into its place; skips a field no block has.
+    pub(crate) fn read(&mut self, r: &mut Reader<'a>, key: &[u8]) -> Result<(), Error> {
+        use crate::wire::{read_annotations, read_base64, read_raw, read_resource_field, read_scalar};
+        let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
+        match key {
+            b"type" => self.type_name = scalar(r)?,
+            b"text" => self.text = scalar(r)?,
+            b"data" => self.data = Some(read_base64(r)?),
+            b"mimeType" => self.mime_type = scalar(r)?,
+            b"resource" => self.resource = Some(read_resource_field(r)?),
+            b"uri" => {
+                self.has_uri = true;
+                self.reference().uri = scalar(r)?;
+            }
+            b"name" => self.reference().name = scalar(r)?,
+            b"sizeBytes" => self.reference().size_bytes = scalar(r)?,
+            b"size" => self.size = scalar(r)?,
+            b"expiresAt" => self.reference().expires_at = scalar(r)?,
+            b"digest" => self.reference().digest = scalar(r)?,
+            b"disposition" => {
+                self.has_disposition = true;
+                self.reference().disposition = scalar(r)?;
+            }
+            b"annotations" => self.annotations = read_annotations(r)?,
+            b"_meta" => self.meta = Some(read_raw(r)?),
+            _ => r.skip()?,
+        }
+        Ok(())
+    }
+
+    /// The reference fields, made where the first of them is read.
+    pub(crate) fn reference(&mut self) -> &mut ReferenceFields<'a> {
+        self.reference.get_or_insert_with(Box::default)
+    }
+
+    /// The reference fields, with the block's media type.
+    fn take_reference(&mut self) -> Box<ReferenceFields<'a>> {
+        let mut fields = self.reference.take().unwrap_or_default();
+        fields.mime_type = self.mime_type.take();
+        fields
+    }
+
+    /// The block's kind: by its type, where it has a string one (`raw`, the whole block's
+    /// JSON text, for a type this crate does not know).
+    pub(crate) fn kind(&mut self, raw: impl FnOnce() -> Cow<'a, str>) -> BlockKind<'a> {
+        match self.type_name.take() {
+            Some(Scalar::Str(type_name)) => match Body::of(type_name.as_bytes()) {
+                Some(body) => body.kind(self),
+                None => BlockKind::Unknown { type_name, raw: raw() },
+            },
+            Some(_) => malformed(None, "block with non-string type"),
+            None => malformed(None, "block without type"),
+        }
+    }
+}
+
+pub(crate) fn malformed<'a>(type_name: Option<Cow<'a, str>>, reason: &'static str) -> BlockKind<'a> {
+    BlockKind::Malformed { type_name, reason }
+}
+
+/// What an item that is no object is.
+pub(crate) fn not_an_object<'a>() -> BlockKind<'a> {
+    malformed(None, "block is not an object")
+}
+
+/// A `text` block's kind from its `text` field. Inlined, as the kinds below: returned, the
+/// kind was copied while still being stored.
+#[inline(always)]
+pub(crate) fn text_kind(text: Option<Scalar<'_>>) -> BlockKind<'_> {
+    let known = || Some(Cow::Borrowed(Body::Text.name()));
+    match text {
+        Some(Scalar::Str(text)) => BlockKind::Text { text },
+        Some(_) => malformed(known(), "text block with non-string text"),
+        None => malformed(known(), "text block without text"),
+    }
+}
+
+/// An `image` or `audio` block's kind: inline data, or a reference where it has a `uri`
+/// (`reference` holds its MCPL reference fields, where it has any).
+#[inline(always)]
+pub(crate) fn media_kind<'a>(
+    kind: MediaKind,
+    data: Field<Base64<'a>>,
+    mime_type: Option<Cow<'a, str>>,
+    has_uri: bool,
+    has_disposition: bool,
+    reference: Option<Box<ReferenceFields<'a>>>,
+) -> BlockKind<'a> {
+    let known = Some(Cow::Borrowed(kind.as_str()));
+    let data = match data {
+        Field::Good(data) => Some(data),
+        Field::Bad => return malformed(known, media_reason(kind, true)),
+        Field::Absent if !has_uri => return malformed(known, media_reason(kind, false)),
+        Field::Absent => None,
+    };
+    BlockKind::Media(MediaBody {
+        kind,
+        data,
+        mime_type,
+        has_disposition,
+        reference,
+    })
+}
+
+/// Reasons are fixed strings, so each is spelled out per kind.
+fn media_reason(kind: MediaKind, non_string_data: bool) -> &'static str {
+    match (kind, non_string_data) {
+        (MediaKind::Image, true) => "image block with non-string data",
+        (MediaKind::Audio, true) => "audio block with non-string data",
+        (MediaKind::Image, false) => "image block without data or uri",
+        (MediaKind::Audio, false) => "audio block without data or uri",
+    }
+}
+
+/// A `resource` block's kind from its `resource` field, where it has no top-level `uri`.
+pub(crate) fn embedded_kind(resource: Option<Result<BlockKind<'_>, ()>>) -> BlockKind<'_> {
+    let resource_type = || Some(Cow::Borrowed(Body::Resource.name()));
+    match resource {
+        Some(Ok(embedded)) => embedded,
+        Some(Err(())) => malformed(resource_type(), "resource block with non-object resource"),
+        None => malformed(resource_type(), "resource block without resource or uri"),
+    }
+}
+
+/// An embedded resource's kind (or a read resource's contents') from its fields: a blob wins
+/// over text.
+pub(crate) fn contents_kind<'a>(
+    uri: Option<Cow<'a, str>>,
+    mime_type: Option<Cow<'a, str>>,
+    text: Field<Cow<'a, str>>,
+    blob: Field<Base64<'a>>,
+) -> BlockKind<'a> {
+    let resource = || Some(Cow::Borrowed(Body::Resource.name()));
+    let contents = match (blob, text) {
+        (Field::Good(blob), _) => Contents::Blob(blob),
+        (Field::Bad, _) => return malformed(resource(), "embedded resource with non-string blob"),
+        (Field::Absent, Field::Good(text)) => Contents::Text(text),
+        (Field::Absent, Field::Bad) => return malformed(resource(), "embedded resource with non-string text"),
+        (Field::Absent, Field::Absent) => return malformed(resource(), "embedded resource without text or blob"),
+    };
+    BlockKind::Embedded(EmbeddedBody {
+        uri,
+        mime_type,
+        contents,
+    })
+}
+
+/// A read resource's contents that are no object.
+pub(crate) fn contents_not_an_object<'a>() -> BlockKind<'a> {
+    malformed(
+        Some(Cow::Borrowed(Body::Resource.name())),
+        "resource contents are not an object",
+    )
+}
+
+/// A block that nests deeper than any reader reads (`resource`: it was a read resource's
+/// contents).
+pub(crate) fn too_deep<'a>(resource: bool) -> BlockKind<'a> {
+    let type_name = resource.then(|| Cow::Borrowed(Body::Resource.name()));
+    malformed(type_name, "block nests too deep")
+}
+
+/// A block whose JSON could not be read back (it cannot happen for a `Value`'s own JSON).
+pub(crate) fn not_json<'a>(resource: bool) -> BlockKind<'a> {
+    let type_name = resource.then(|| Cow::Borrowed(Body::Resource.name()));
+    malformed(type_name, "block is not JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_is_named_once_and_found_by_its_name() {
+        for (name, body) in BLOCK_TYPES {
+            assert_eq!(Body::of(name.as_bytes()), Some(body), "{name}");
+            assert_eq!(body.name(), name);
+        }
+        let mut names: Vec<_> = BLOCK_TYPES.iter().map(|(name, _)| *name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), BLOCK_TYPES.len());
+        assert_eq!(Body::of(b"hologram"), None);
+        assert_eq!(Body::of(b"Text"), None);
+        assert_eq!(MediaKind::Image.as_str(), "image");
+        assert_eq!(MediaKind::Audio.as_str(), "audio");
+    }
+}
