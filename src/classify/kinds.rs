@@ -1,4 +1,4 @@
-//! Every block type this crate knows, in one table ([`BLOCK_TYPES`]), and what a block's body
+//! Every block type this crate knows, in one table (`block_types!`), and what a block's body
 //! is, decided from the fields the wire room read.
 //!
 //! The wire room only reads: the fields of an object ([`Fields`], by their names, in
@@ -7,7 +7,7 @@
 //! a link, which wins where they conflict, and the reason a bad one is malformed are decided
 //! here, once, for both readers.
 //!
-//! Adding a block type: a row in [`BLOCK_TYPES`], its arms in [`Body::is_block`] and
+//! Adding a block type: a line in `block_types!` (which makes `Body::of` and `Body::name`), its arms in [`Body::is_block`] and
 //! [`Body::kind`] (and, where its body is new, a [`BlockKind`] variant with its arm in
 //! [`BlockKind::into_owned`] and [`BlockKind::type_name`], and any field no block had yet in
 //! [`Fields`]); then its class in `classify_block` and its text in `render`. Nothing else: the
@@ -25,14 +25,42 @@ use crate::json::Reader;
 
 /// The block types, once: each type's name on the wire and what its body is. Everything that
 /// names a type (the readers, [`is_block`](super::is_block), a block's type name) reads it
-/// from here.
-pub(crate) const BLOCK_TYPES: [(&str, Body); 5] = [
-    ("text", Body::Text),
-    ("image", Body::Media(MediaKind::Image)),
-    ("audio", Body::Media(MediaKind::Audio)),
-    ("resource", Body::Resource),
-    ("resource_link", Body::ResourceLink),
-];
+/// through [`Body::of`] and [`Body::name`], which this makes from the one list, each name
+/// written once (as `http` writes its standard headers).
+macro_rules! block_types {
+    ($($name:literal => $variant:ident $(($arg:path))?,)+) => {
+        /// The block types as a list, for the tests that hold every type to both lookups.
+        #[cfg(test)]
+        pub(crate) const BLOCK_TYPES: [(&str, Body); [$($name),+].len()] = [$(($name, Body::$variant $(($arg))?)),+];
+
+        impl Body {
+            /// The body of the type named `name`, where it is a type this crate knows.
+            #[inline]
+            pub(crate) fn of(name: &[u8]) -> Option<Body> {
+                $(if name == $name.as_bytes() {
+                    return Some(Body::$variant $(($arg))?);
+                })+
+                None
+            }
+
+            /// The type's name on the wire.
+            #[inline]
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(Body::$variant $(($arg))? => $name,)+
+                }
+            }
+        }
+    };
+}
+
+block_types! {
+    "text" => Text,
+    "image" => Media(MediaKind::Image),
+    "audio" => Media(MediaKind::Audio),
+    "resource" => Resource,
+    "resource_link" => ResourceLink,
+}
 
 /// What the body of a block of a known type is, as [`BLOCK_TYPES`] gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,23 +76,6 @@ pub(crate) enum Body {
 }
 
 impl Body {
-    /// The body of the type named `name`, where it is a type this crate knows.
-    #[inline]
-    pub(crate) fn of(name: &[u8]) -> Option<Body> {
-        BLOCK_TYPES
-            .iter()
-            .find(|(type_name, _)| type_name.as_bytes() == name)
-            .map(|&(_, body)| body)
-    }
-
-    /// The type's name on the wire.
-    pub(crate) fn name(self) -> &'static str {
-        BLOCK_TYPES
-            .iter()
-            .find(|&&(_, body)| body == self)
-            .map_or("", |&(name, _)| name)
-    }
-
     /// Whether an object of this type with these keys is one of its blocks (and not, say,
     /// data with a `type` field of its own).
     pub(crate) fn is_block(self, keys: &super::ObjectKeys<'_>) -> bool {
