@@ -6,9 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mcp_agent_view::{
-    convert_message, history_json, script_json, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
-};
+use mcp_agent_view::{convert, history, script, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 
 #[path = "support/corpora.rs"]
 mod corpora;
@@ -29,14 +27,15 @@ fn lanes(c: &mut Criterion) {
             b.iter(|| serde_json::from_slice::<serde::de::IgnoredAny>(black_box(doc)).unwrap());
         });
         group.bench_function(format!("history/{name}"), |b| {
-            b.iter(|| history_json(black_box(doc), &registry, &HistoryOptions::default()).unwrap());
+            b.iter(|| history(black_box(doc), &registry, &HistoryOptions::default()).unwrap());
         });
     }
     group.throughput(Throughput::Bytes(image.len() as u64));
     group.bench_function("convert/image", |b| {
         b.iter(|| {
             let message = Message::parse(black_box(&image)).unwrap();
-            convert_message(&message, Provenance::PushEvent, &registry, &anthropic)
+            convert(&message, Provenance::PushEvent, &registry, &anthropic)
+                .unwrap()
                 .content
                 .len()
         });
@@ -46,7 +45,7 @@ fn lanes(c: &mut Criterion) {
         b.iter(|| serde_json::from_slice::<serde::de::IgnoredAny>(black_box(&deep)).unwrap());
     });
     group.bench_function("script/deep", |b| {
-        b.iter(|| script_json(black_box(&deep), &registry, &anthropic).unwrap());
+        b.iter(|| script(black_box(&deep), &registry, &anthropic).unwrap());
     });
     group.finish();
 }

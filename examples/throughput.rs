@@ -13,9 +13,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mcp_agent_view::{
-    convert_message, history_json, script_json, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
-};
+use mcp_agent_view::{convert, history, script, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -59,20 +57,24 @@ fn rmcp(doc: &[u8]) {
 
 fn ours_history(registry: &ReferenceRegistry) -> impl FnMut(&[u8]) + '_ {
     move |doc| {
-        black_box(history_json(doc, registry, &HistoryOptions::default()).unwrap());
+        black_box(history(doc, registry, &HistoryOptions::default()).unwrap());
     }
 }
 
 fn ours_convert<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl FnMut(&[u8]) + 'r {
     move |doc| {
         let message = Message::parse(doc).unwrap();
-        black_box(convert_message(&message, Provenance::PushEvent, registry, target).content);
+        black_box(
+            convert(&message, Provenance::PushEvent, registry, target)
+                .unwrap()
+                .content,
+        );
     }
 }
 
 fn ours_script<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl FnMut(&[u8]) + 'r {
     move |doc| {
-        black_box(script_json(doc, registry, target).unwrap());
+        black_box(script(doc, registry, target).unwrap());
     }
 }
 

@@ -3,16 +3,16 @@
 //! MCP servers send content blocks (`text`, `image`, `audio`, embedded `resource`,
 //! `resource_link`, MCPL bulk references) on several lanes: tool results, prompts, pushed
 //! events, channel messages, context injections, a script's structured result. This crate
-//! decodes each block on its own, in one pass over the bytes ([`Message::parse`], borrowing)
-//! or from a `serde_json::Value` ([`Message::decode`], [`Block::decode`]), decides once what
-//! it is ([`classify_block`]), and lets each lane decide only how that class is shown:
+//! reads each block on its own, in one pass over the bytes, decides once what it is
+//! ([`classify_block`]), and lets each lane decide only how that class is shown:
 //!
-//! - [`history`] (and [`history_json`], straight from the bytes): one string for the
-//!   conversation history;
-//! - [`convert_block`]: one [`AgentBlock`] (text, image, audio or document) per block;
-//! - [`script_view`] (and [`script_json`]): a script's JSON result with every block in it
-//!   replaced by its agent form;
+//! - [`history`]: one string for the conversation history;
+//! - [`convert`]: one [`AgentBlock`] (text, image, audio or document) per block;
+//! - [`script`]: a script's JSON result with every block in it replaced by its agent form;
 //! - [`tool_result`] and [`prompt_messages`]: the outcome of a call as the model should read it.
+//!
+//! Each lane reads JSON as it arrived (bytes or text, borrowed, nothing built but what it
+//! shows), a `serde_json::Value`, or a [`Message`] decoded before ([`Message::parse`]).
 //!
 //! Media is checked against a [`Target`] (base64, magic numbers, size) before it goes out as
 //! media, and each provider's JSON shape (Anthropic, OpenAI Chat, OpenAI Responses, neutral)
@@ -24,7 +24,7 @@
 //! fetcher. One bad block never costs its siblings: it becomes a visible marker.
 //!
 //! ```
-//! use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+//! use mcp_agent_view::{history, HistoryOptions, ReferenceRegistry};
 //!
 //! let response: serde_json::Value = serde_json::from_str(r#"{
 //!   "jsonrpc": "2.0", "id": 1,
@@ -36,7 +36,7 @@
 //!   ]}
 //! }"#)?;
 //! let registry = ReferenceRegistry::new();
-//! let text = history(&Message::decode(&response)?, &registry, &HistoryOptions::default());
+//! let text = history(&response, &registry, &HistoryOptions::default())?;
 //! assert_eq!(
 //!     text,
 //!     "Here is the report.\nQuarterly notes: revenue up 4%.\n[unsupported result type: hologram]"
@@ -60,38 +60,44 @@
 
 #![deny(unsafe_code)]
 
-mod classify;
+pub mod classify;
 mod error;
 pub mod fetch;
+mod input;
 mod json;
 mod lanes;
 mod prompt;
-mod reference;
+pub mod reference;
 mod render;
 mod repair;
 #[cfg(feature = "rmcp")]
 pub mod rmcp_bridge;
-mod target;
+pub mod target;
 mod tool_result;
-mod wire;
+pub mod wire;
 
-pub use classify::{
-    classify_block, BlobForm, Class, Disposition, EmbeddedBlob, InlineMedia, Reference, ReferenceSource, RejectedField,
-    URI_MAX_CHARS,
-};
+pub use classify::{classify_block, Class};
 pub use error::{Error, ErrorKind};
-pub use lanes::convert::{convert_block, convert_message, AgentBlock, Converted};
-pub use lanes::history::{history, history_blocks, history_json, HistoryOptions};
-pub use lanes::script::{script_json, script_view, SCRIPT_MAX_DEPTH, TOO_DEEP};
+pub use lanes::convert::{convert, AgentBlock, Converted};
+pub use lanes::history::{history, HistoryOptions};
+pub use lanes::script::script;
 pub use prompt::{prompt_messages, AgentMessage};
-pub use reference::{ReferenceRecord, ReferenceRegistry, RegistrySnapshot, Verified, MAX_RECORDS};
-pub use render::{base64_decoded_len, clean_label, format_size, Provenance, LABEL_MAX_CHARS, WITHHELD};
-pub use target::{AudioFormat, ImageDetail, ImageFormat, Provider, Target, EMPTY_TEXT};
-pub use tool_result::{tool_call_failed, tool_result, AgentToolResult, TOOL_ERROR_LINE};
-pub use wire::{
-    Annotations, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, Message, Prompt, PromptMessage,
-    ReferenceFields, Role, RpcError, ToolResult,
-};
+pub use reference::ReferenceRegistry;
+pub use render::Provenance;
+pub use target::{Provider, Target};
+pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
+pub use wire::{Block, Message};
+
+/// Every string this crate writes for the agent that is no content of a server's: the fixed
+/// markers, the limits they state, and the helpers that write sizes and labels. The markers
+/// that carry a block's facts (`[image: image/png, 8B]`, a reference's stub) are written by
+/// the lanes from the same room; `docs/markers.md` lists them all.
+pub mod markers {
+    pub use crate::render::{
+        base64_decoded_len, clean_label, format_size, DISPLAYED_TO_USER, EMPTY_TEXT, LABEL_MAX_CHARS,
+        MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE, TOO_DEEP, WITHHELD,
+    };
+}
 
 /// The README's examples, run as doctests.
 #[cfg(doctest)]

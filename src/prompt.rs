@@ -17,12 +17,12 @@ pub struct AgentMessage<'a> {
     /// The message's role; `user` where the server sent none. Roles this crate does not know
     /// are kept.
     pub role: Role<'a>,
-    /// The message's blocks, mapped as [`convert_block`] maps them.
+    /// The message's blocks, mapped as [`convert`](crate::convert) maps them.
     pub content: Vec<AgentBlock<'a>>,
 }
 
 /// Turns a `GetPromptResult` (or the JSON-RPC response carrying it) into messages, each block
-/// mapped as [`convert_block`] maps it, stubs saying `from prompt`. A message whose `content` is
+/// mapped as [`convert`](crate::convert) maps it, stubs saying `from prompt`. A message whose `content` is
 /// one block or an array is read either way.
 ///
 /// Any other message gives one `user` message with its blocks; a JSON-RPC error gives one with

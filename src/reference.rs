@@ -75,13 +75,13 @@ pub struct Verified {
 /// first. The registry is `Sync`: share it between threads behind a reference or an `Arc`.
 ///
 /// ```
-/// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+/// use mcp_agent_view::{history, HistoryOptions, ReferenceRegistry};
 ///
 /// let json = serde_json::json!([{
 ///     "type": "resource_link", "uri": "https://example.com/r?token=secret", "name": "report.pdf"
 /// }]);
 /// let registry = ReferenceRegistry::new();
-/// let text = history(&Message::decode(&json)?, &registry, &HistoryOptions::default());
+/// let text = history(&json, &registry, &HistoryOptions::default())?;
 /// assert!(!text.contains("secret"));
 /// let id = text.split(']').next().unwrap().trim_start_matches('[');
 /// assert_eq!(registry.lookup(id)?.uri, "https://example.com/r?token=secret");
@@ -286,12 +286,12 @@ impl ReferenceRegistry {
     /// link back through its own connection.
     ///
     /// ```
-    /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+    /// use mcp_agent_view::{history, HistoryOptions, ReferenceRegistry};
     ///
     /// let registry = ReferenceRegistry::new();
     /// let files = registry.for_connection("files");
     /// let json = serde_json::json!([{"type": "resource_link", "uri": "file:///a.txt", "name": "a"}]);
-    /// let text = history(&Message::decode(&json)?, &files, &HistoryOptions::default());
+    /// let text = history(&json, &files, &HistoryOptions::default())?;
     /// assert_eq!(registry.lookup(&text[1..18])?.connection.as_deref(), Some("files"));
     /// # Ok::<(), mcp_agent_view::Error>(())
     /// ```
@@ -454,11 +454,11 @@ impl ReferenceRegistry {
     /// never where the model can read it.
     ///
     /// ```
-    /// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry, RegistrySnapshot};
+    /// use mcp_agent_view::{history, reference::RegistrySnapshot, HistoryOptions, ReferenceRegistry};
     ///
     /// let registry = ReferenceRegistry::new();
     /// let json = serde_json::json!([{"type": "resource_link", "uri": "https://h.example/a", "name": "a"}]);
-    /// let text = history(&Message::decode(&json)?, &registry, &HistoryOptions::default());
+    /// let text = history(&json, &registry, &HistoryOptions::default())?;
     /// let saved = serde_json::to_string(&registry.snapshot())?;
     /// drop(registry);
     ///
@@ -682,6 +682,11 @@ impl<'r> Stubs<'r> {
         self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
         None
+    }
+
+    /// Whether no stub was written.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.shown.is_empty()
     }
 
     /// Moves every stub `by` bytes on: that much was written before them.

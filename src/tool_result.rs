@@ -41,7 +41,7 @@ pub struct AgentToolResult<'a> {
 /// - A JSON-RPC error gives `is_error: true` and one text block
 ///   `Tool call <name> failed: <message>`: the model learns its call failed.
 /// - `isError: true` gives `is_error: true`, with the content mapped as below.
-/// - Blocks are mapped as [`convert_block`](crate::convert_block) maps them, stubs saying `from tool result`.
+/// - Blocks are mapped as [`convert`](crate::convert) maps them, stubs saying `from tool result`.
 /// - A block whose `annotations.audience` is present and does not include `assistant` is held
 ///   back for the user; if that leaves the model nothing, it reads `[output displayed to user]`.
 /// - When the content left for the model holds no text block, `structuredContent` (any JSON
@@ -74,8 +74,7 @@ pub fn tool_result<'a>(
         Message::ToolResult(result) => result.is_error,
         _ => false,
     };
-    let Converted { content, held_for_user } =
-        converted_blocks(message, Provenance::ToolResult, registry, target, true);
+    let Converted { content, held_for_user } = converted_blocks(message, Provenance::ToolResult, registry, target);
     AgentToolResult {
         tool_use_id: tool_use_id.to_owned(),
         content,
@@ -145,9 +144,6 @@ pub(crate) fn beside_blocks<'r>(
         (marker.to_owned(), Stubs::new(registry))
     })
 }
-
-/// What opens the history string of a tool result with `isError: true`.
-pub const TOOL_ERROR_LINE: &str = "[tool error]";
 
 fn text(text: String) -> AgentBlock<'static> {
     AgentBlock::Text { text: Cow::Owned(text) }

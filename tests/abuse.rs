@@ -4,8 +4,8 @@ mod common;
 
 use common::{neutral, registry};
 use mcp_agent_view::{
-    classify_block, convert_message, history, parse_json, script_view, tool_result, Block, Class, ErrorKind,
-    HistoryOptions, Message, Provenance, ReferenceRegistry, Target, TOO_DEEP,
+    classify_block, convert, history, markers::TOO_DEEP, parse_json, script, tool_result, Block, Class, ErrorKind,
+    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 
@@ -16,10 +16,12 @@ fn a_million_blocks_are_each_accounted_for() {
         .collect();
     let value = json!({"content": content});
     let message = Message::decode(&value).unwrap();
-    let text = history(&message, &registry(), &HistoryOptions::default());
+    let text = history(&message, &registry(), &HistoryOptions::default()).unwrap();
     assert_eq!(text.lines().count(), 1_000_000);
     assert!(text.ends_with("\n999999"));
-    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral()).content;
+    let blocks = convert(&message, Provenance::PushEvent, &registry(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 1_000_000);
 }
 
@@ -63,7 +65,9 @@ fn the_script_lane_bounds_a_value_nested_100000_deep() {
             std::thread::Builder::new()
                 .stack_size(2 * 1024 * 1024)
                 .spawn_scoped(s, || {
-                    let view = script_view(&value, &registry(), &neutral());
+                    let view =
+                        serde_json::from_str::<serde_json::Value>(&script(&value, &registry(), &neutral()).unwrap())
+                            .unwrap();
                     let decoded = Message::decode(&value).map(|m| m.blocks().count());
                     let block = Block::decode(&deep_block);
                     (
@@ -82,7 +86,7 @@ fn the_script_lane_bounds_a_value_nested_100000_deep() {
             cursor = next;
             depth += 1;
         }
-        let bounded = cursor == &json!(TOO_DEEP) && depth == mcp_agent_view::SCRIPT_MAX_DEPTH;
+        let bounded = cursor == &json!(TOO_DEEP) && depth == mcp_agent_view::markers::SCRIPT_MAX_DEPTH;
         assert!(block_is_marker, "a block nesting too deep is a marker");
         (bounded, decoded, (value, deep_block), view)
     });
@@ -107,7 +111,7 @@ fn invalid_utf8_in_a_textual_blob_says_so() {
     let value =
         json!([{"type": "resource", "resource": {"uri": "file:///x.txt", "mimeType": "text/plain", "blob": blob}}]);
     let value_message = Message::decode(&value).unwrap();
-    let text = history(&value_message, &registry(), &HistoryOptions::default());
+    let text = history(&value_message, &registry(), &HistoryOptions::default()).unwrap();
     assert_eq!(text, "[file: text/plain, ~2KB, not text: invalid UTF-8]");
 }
 
@@ -121,7 +125,7 @@ fn megabyte_labels_give_short_markers_and_stubs() {
         {"type": "image", "data": "AAAA", "mimeType": huge}
     ]);
     let message = Message::decode(&value).unwrap();
-    let text = history(&message, &registry(), &HistoryOptions::default());
+    let text = history(&message, &registry(), &HistoryOptions::default()).unwrap();
     for line in text.lines() {
         assert!(
             line.chars().count() <= 200,
@@ -130,7 +134,10 @@ fn megabyte_labels_give_short_markers_and_stubs() {
             &line[..200.min(line.len())]
         );
     }
-    for block in convert_message(&message, Provenance::ChannelMessage, &registry(), &Target::anthropic()).content {
+    for block in convert(&message, Provenance::ChannelMessage, &registry(), &Target::anthropic())
+        .unwrap()
+        .content
+    {
         assert!(block.as_text().unwrap().chars().count() <= 200);
     }
 }
@@ -140,7 +147,7 @@ fn escaped_lone_surrogates_cost_no_sibling() {
     let bytes = br#"{"content":[{"type":"text","text":"before \ud800 after"},{"type":"text","text":"sibling"},{"type":"resource_link","uri":"file:///x","name":"n\udc00"}]}"#;
     let value = parse_json(bytes).unwrap();
     let value_message = Message::decode(&value).unwrap();
-    let text = history(&value_message, &registry(), &HistoryOptions::default());
+    let text = history(&value_message, &registry(), &HistoryOptions::default()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "before \u{FFFD} after");
     assert_eq!(lines[1], "sibling");
@@ -157,7 +164,7 @@ fn size_bytes_of_1e400_is_a_dropped_field_not_a_lost_message() {
     };
     assert_eq!(reference.size_bytes, None);
     assert_eq!(reference.rejected[0].field, "sizeBytes");
-    let text = history(&message, &registry(), &HistoryOptions::default());
+    let text = history(&message, &registry(), &HistoryOptions::default()).unwrap();
     assert!(
         text.ends_with("] big.bin — from tool result — fetch with fetch_reference\nsibling"),
         "{text}"
@@ -169,7 +176,7 @@ fn a_text_imitating_a_stub_never_gets_a_record() {
     let registry = ReferenceRegistry::new();
     let real = json!([{"type": "resource_link", "uri": "https://real.example/r?token=t", "name": "real"}]);
     let real_message = Message::decode(&real).unwrap();
-    let real_text = history(&real_message, &registry, &HistoryOptions::default());
+    let real_text = history(&real_message, &registry, &HistoryOptions::default()).unwrap();
     let real_id = real_text[1..18].to_owned();
     let forged_ids = [
         "ref_0000000000000",
@@ -185,7 +192,8 @@ fn a_text_imitating_a_stub_never_gets_a_record() {
         &Message::decode(&Value::Array(imitations)).unwrap(),
         &registry,
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     assert!(
         text.contains("[ref_0000000000000] passwords.txt"),
         "shown as the text it is"
@@ -230,10 +238,15 @@ fn credentials_in_uris_and_queries_never_reach_any_target() {
         assert!(!out.contains(secret), "{target:?}: {out}");
         assert!(out.contains("body"));
     }
-    assert!(!history(&message, &registry(), &HistoryOptions::default()).contains(secret));
-    assert!(!script_view(&value, &registry(), &neutral())
-        .to_string()
+    assert!(!history(&message, &registry(), &HistoryOptions::default())
+        .unwrap()
         .contains(secret));
+    assert!(
+        !serde_json::from_str::<serde_json::Value>(&script(&value, &registry(), &neutral()).unwrap())
+            .unwrap()
+            .to_string()
+            .contains(secret)
+    );
     let block = Block::decode(&value["content"][4]);
     assert!(matches!(classify_block(&block), Class::Withheld { .. }));
 }

@@ -30,7 +30,7 @@ fn a_100_mb_blob_costs_the_history_lane_no_decode_and_no_copy() {
     let registry = ReferenceRegistry::new();
 
     let before = reset_peak();
-    let text = history(&message, &registry, &HistoryOptions::default());
+    let text = history(&message, &registry, &HistoryOptions::default()).unwrap();
     let extra = peak() - before;
 
     // Its first bytes are a PNG's: a blob declared `application/octet-stream` is what its

@@ -24,8 +24,8 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 
 use generators::{block, result, Layout};
 use mcp_agent_view::{
-    convert_message, history, history_json, prompt_messages, script_json, script_view, tool_result, ErrorKind,
-    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
+    convert, history, prompt_messages, script, tool_result, ErrorKind, HistoryOptions, Message, Provenance,
+    ReferenceRegistry, Target,
 };
 use proptest::prelude::*;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -258,7 +258,7 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
         let shown = show(&registry);
         out.push((name, Reading::of(shown, &registry), registry));
     };
-    lane("history", &|r| history(message, r, &HistoryOptions::default()));
+    lane("history", &|r| history(message, r, &HistoryOptions::default()).unwrap());
     lane("history budget", &|r| {
         history(
             message,
@@ -268,11 +268,12 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
                 ..HistoryOptions::default()
             },
         )
+        .unwrap()
     });
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat()] {
         lane("blocks", &|r| {
             // What is held back is shown to the user: its stubs are shown too.
-            let converted = convert_message(message, Provenance::PushEvent, r, &target);
+            let converted = convert(message, Provenance::PushEvent, r, &target).unwrap();
             json!([
                 target.blocks_json(&converted.content),
                 Target::neutral().blocks_json(&converted.held_for_user)
@@ -295,14 +296,16 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
 /// The script lane from bytes, as JSON text written again by `serde_json` (keys sorted).
 fn script_of_bytes(bytes: &[u8], target: &Target) -> Option<(Reading, ReferenceRegistry)> {
     let registry = ReferenceRegistry::with_seed(SEED);
-    let shown = script_json(bytes, &registry, target).ok()?;
+    let shown = script(bytes, &registry, target).ok()?;
     let value: Value = serde_json::from_str(&shown).expect("the script lane writes JSON");
     Some((Reading::of(value.to_string(), &registry), registry))
 }
 
 fn script_of_value(value: &Value, target: &Target) -> (Reading, ReferenceRegistry) {
     let registry = ReferenceRegistry::with_seed(SEED);
-    let shown = script_view(value, &registry, target).to_string();
+    let shown = serde_json::from_str::<serde_json::Value>(&script(value, &registry, target).unwrap())
+        .unwrap()
+        .to_string();
     (Reading::of(shown, &registry), registry)
 }
 
@@ -312,7 +315,7 @@ fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
     let oracle = serde_json::from_slice::<Value>(bytes);
     let parsed = Message::parse(bytes);
     let registry = ReferenceRegistry::with_seed(SEED);
-    let in_one_pass = history_json(bytes, &registry, &HistoryOptions::default());
+    let in_one_pass = history(bytes, &registry, &HistoryOptions::default());
     let Ok(value) = oracle else {
         // Not JSON to serde_json: not JSON here either, on every path.
         prop_assert_eq!(
@@ -322,7 +325,7 @@ fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
             text
         );
         prop_assert!(in_one_pass.is_err(), "{}", text);
-        prop_assert!(script_json(bytes, &registry, &Target::neutral()).is_err(), "{}", text);
+        prop_assert!(script(bytes, &registry, &Target::neutral()).is_err(), "{}", text);
         return Ok(());
     };
     let decoded = Message::decode(&value);

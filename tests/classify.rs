@@ -3,7 +3,10 @@
 mod common;
 
 use common::{class_name, invalid_reason};
-use mcp_agent_view::{classify_block, BlobForm, Block, Class, Disposition, MediaKind, ReferenceSource, RejectedField};
+use mcp_agent_view::{
+    classify::BlobForm, classify::Disposition, classify::ReferenceSource, classify::RejectedField, classify_block,
+    wire::MediaKind, Block, Class,
+};
 use serde_json::{json, Value};
 
 /// The class of a block. The block is leaked, so that the class (which borrows it) can be
@@ -14,7 +17,7 @@ fn classify(block: &Value) -> Class<'static> {
 }
 
 #[track_caller]
-fn reference(block: &Value) -> mcp_agent_view::Reference<'static> {
+fn reference(block: &Value) -> mcp_agent_view::classify::Reference<'static> {
     match classify(block) {
         Class::Reference(r) => r,
         other => panic!("expected a reference, got {other:?}"),
@@ -335,7 +338,7 @@ fn unknown_fields_are_ignored_meta_is_kept_and_unknown_roles_survive() {
         .as_ref()
         .unwrap()
         .iter()
-        .map(mcp_agent_view::Role::as_str)
+        .map(mcp_agent_view::wire::Role::as_str)
         .collect();
     assert_eq!(roles, ["user", "system"]);
     assert_eq!(annotations.priority, Some(0.5));

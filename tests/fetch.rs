@@ -11,7 +11,8 @@ use mcp_agent_view::fetch::{
     fetch_reference, is_public, parse_rfc3339, storage_name, tool_definition, FetchPolicy, Fetcher, Refusal, Verifier,
 };
 use mcp_agent_view::{
-    classify_block, Block, Class, Disposition, Provider, ReferenceRecord, ReferenceRegistry, ReferenceSource, Target,
+    classify::Disposition, classify::ReferenceSource, classify_block, reference::ReferenceRecord, Block, Class,
+    Provider, ReferenceRegistry, Target,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -412,7 +413,7 @@ fn a_link_is_read_back_through_the_connection_that_sent_it() {
     let registry = ReferenceRegistry::with_seed(4);
     let link = |uri: &str| json!([{"type": "resource_link", "uri": uri, "name": "n"}]);
     let shown = |on: &ReferenceRegistry, uri: &str| {
-        let text = history(&Message::decode(&link(uri)).unwrap(), on, &HistoryOptions::default());
+        let text = history(&Message::decode(&link(uri)).unwrap(), on, &HistoryOptions::default()).unwrap();
         text[1..18].to_owned()
     };
     let from_a = shown(&registry.for_connection("a"), "demo://resource/1");

@@ -2,10 +2,10 @@
 
 mod common;
 
-use common::{convert_of, convert_text, history_of, history_with_budget, neutral, registry, script_of};
+use common::{convert_of, convert_one, convert_text, history_of, history_with_budget, neutral, registry, script_of};
 use mcp_agent_view::{
-    convert_message, history, AgentBlock, HistoryOptions, Message, Provenance, ReferenceRegistry, SCRIPT_MAX_DEPTH,
-    TOO_DEEP,
+    convert, history, markers::SCRIPT_MAX_DEPTH, markers::TOO_DEEP, AgentBlock, HistoryOptions, Message, Provenance,
+    ReferenceRegistry,
 };
 use serde_json::{json, Value};
 
@@ -48,7 +48,9 @@ fn report_with_embedded_notes_reads_the_notes_on_every_lane() {
     assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.");
 
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral()).content;
+    let blocks = convert(&message, Provenance::ContextInjection, &registry(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 2);
     assert_eq!(blocks[1].as_text(), Some("Quarterly notes: revenue up 4%."));
 
@@ -85,7 +87,9 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
          after"
     );
     let decoded = Message::decode(&message).unwrap();
-    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &neutral()).content;
+    let blocks = convert(&decoded, Provenance::PushEvent, &registry(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 6);
     assert_eq!(blocks[0].as_text(), Some("before"));
     assert_eq!(
@@ -437,7 +441,9 @@ fn history_of_a_json_rpc_error_says_the_request_failed() {
     let error = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Resource not found"}});
     assert_eq!(history_of(&error), "[request failed: error -32602: Resource not found]");
     let message = Message::decode(&error).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &registry(), &neutral()).content;
+    let blocks = convert(&message, Provenance::PushEvent, &registry(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 1);
     assert_eq!(
         blocks[0].as_text(),
@@ -453,7 +459,7 @@ fn history_provenance_is_an_option() {
         budget: None,
     };
     let message_message = Message::decode(&message).unwrap();
-    let text = history(&message_message, &ReferenceRegistry::with_seed(1), &options);
+    let text = history(&message_message, &ReferenceRegistry::with_seed(1), &options).unwrap();
     assert!(
         text.ends_with("] a — from prompt — fetch with fetch_reference"),
         "{text}"
@@ -466,9 +472,9 @@ fn the_same_uri_gets_the_same_id_across_lanes() {
     let registry = ReferenceRegistry::new();
     let message = json!([link.clone()]);
     let message_message = Message::decode(&message).unwrap();
-    let text = history(&message_message, &registry, &HistoryOptions::default());
+    let text = history(&message_message, &registry, &HistoryOptions::default()).unwrap();
     let link_block = mcp_agent_view::Block::decode(&link);
-    let converted = mcp_agent_view::convert_block(&link_block, Provenance::PushEvent, &registry, &neutral());
+    let converted = convert_one(&link_block, Provenance::PushEvent, &registry, &neutral());
     let id = |s: &str| s.split(']').next().unwrap().to_owned();
     assert_eq!(id(&text), id(converted.as_text().unwrap()));
     assert_eq!(registry.len(), 1);

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{neutral, registry};
-use mcp_agent_view::{convert_message, prompt_messages, AgentBlock, Message, Provenance};
+use mcp_agent_view::{convert, prompt_messages, AgentBlock, Message, Provenance};
 use serde_json::json;
 
 #[test]
@@ -60,7 +60,9 @@ fn read_resource_contents_are_embedded_resources() {
         "not an object"
     ], "ttlMs": 0, "cacheScope": "private"}});
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::ToolResult, &registry(), &neutral()).content;
+    let blocks = convert(&message, Provenance::ToolResult, &registry(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 5);
     assert_eq!(blocks[0].as_text(), Some("alpha"));
     assert_eq!(

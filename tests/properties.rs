@@ -2,8 +2,8 @@
 //! through every lane and target.
 
 use mcp_agent_view::{
-    classify_block, convert_message, history, history_blocks, prompt_messages, script_view, tool_result, AgentBlock,
-    Block, HistoryOptions, Message, Provenance, ReferenceRegistry, Role, Target,
+    classify_block, convert, history, prompt_messages, script, tool_result, wire::Role, AgentBlock, Block,
+    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use proptest::prelude::*;
 
@@ -20,10 +20,12 @@ const CASES: u32 = 1024;
 fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
     let registry = ReferenceRegistry::with_seed(seed);
     let message = Message::decode(input).expect("generated results decode");
-    let mut texts = vec![history(&message, &registry, &HistoryOptions::default())];
+    let mut texts = vec![history(&message, &registry, &HistoryOptions::default()).unwrap()];
     let mut all = Vec::new();
     for target in targets() {
-        let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target).content;
+        let blocks = convert(&message, Provenance::PushEvent, &registry, &target)
+            .unwrap()
+            .content;
         texts.extend(blocks.iter().filter_map(AgentBlock::as_text).map(str::to_owned));
         all.push(target.blocks_json(&blocks).to_string());
         let result = tool_result(&message, "tool", "toolu_1", &registry, &target);
@@ -31,7 +33,7 @@ fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
         let shaped = Value::Array(target.tool_results_json(std::slice::from_ref(&result)));
         collect_texts(&shaped, &mut texts);
         all.push(shaped.to_string());
-        let script = script_view(input, &registry, &target);
+        let script = serde_json::from_str::<serde_json::Value>(&script(input, &registry, &target).unwrap()).unwrap();
         collect_texts(&script, &mut texts);
         all.push(script.to_string());
         let prompt = json!({"messages": [{"role": "user", "content": message_content(input)}]});
@@ -108,7 +110,7 @@ proptest! {
             object.remove("structuredContent");
         }
         let read = |bytes: &[u8]| {
-            let history = mcp_agent_view::history_json(bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
+            let history = history(bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
             let message = Message::parse(bytes).unwrap();
             let tool = tool_result(&message, "tool", "toolu_1", &ReferenceRegistry::with_seed(5), &Target::anthropic());
             (history, Target::anthropic().tool_results_json(std::slice::from_ref(&tool)))
@@ -177,23 +179,23 @@ proptest! {
     fn every_block_is_accounted_for_and_bounded(input in result()) {
         let registry = ReferenceRegistry::with_seed(3);
         let message = Message::decode(&input).unwrap();
-        let blocks: Vec<_> = message.blocks().collect();
+        let blocks: Vec<_> = message.blocks().cloned().collect();
         for target in targets() {
-            let converted = convert_message(&message, Provenance::PushEvent, &registry, &target);
+            let converted = convert(&message, Provenance::PushEvent, &registry, &target).unwrap();
             // One agent block a block, and for a tool result at most an error line and its
             // structured content (or the marker of nothing) beside them.
             let given = converted.content.len() + converted.held_for_user.len();
             prop_assert!(given >= blocks.len() && given <= blocks.len() + 2, "{} agent blocks for {} blocks", given, blocks.len());
         }
         // The blocks' own string: each block's piece, but those for the user only, held back.
-        let whole = history_blocks(blocks.iter().copied(), &registry, &HistoryOptions::default());
+        let whole = history(&blocks, &registry, &HistoryOptions::default()).unwrap();
         let for_user_only = |block: &Block<'_>| {
             block.annotations.as_ref().and_then(|a| a.audience.as_ref()).is_some_and(|a| !a.contains(&Role::Assistant))
         };
         let held = blocks.iter().filter(|b| for_user_only(b)).count();
         let mut pieces = Vec::new();
         for block in blocks.iter().filter(|b| !for_user_only(b)) {
-            let piece = history_blocks([*block], &registry, &HistoryOptions::default());
+            let piece = history(block, &registry, &HistoryOptions::default()).unwrap();
             let class = classify_block(block);
             let own = if class.is_text() { piece.chars().count() } else { 0 };
             prop_assert!(piece.chars().count() <= own + 400, "{} chars for {:?}", piece.chars().count(), class.name());
@@ -208,21 +210,21 @@ proptest! {
             prop_assert_eq!(whole, pieces.join("\n"));
         }
         // The message's history is never empty.
-        prop_assert!(!history(&message, &registry, &HistoryOptions::default()).is_empty());
+        prop_assert!(!history(&message, &registry, &HistoryOptions::default()).unwrap().is_empty());
     }
 
     /// The bytes path reads what the `Value` path reads.
     #[test]
     fn bytes_and_values_read_alike(input in result()) {
         let bytes = serde_json::to_vec(&input).unwrap();
-        let from_value = history(&Message::decode(&input).unwrap(), &ReferenceRegistry::with_seed(5), &HistoryOptions::default());
-        let from_bytes = mcp_agent_view::history_json(&bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
+        let from_value = history(&Message::decode(&input).unwrap(), &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
+        let from_bytes = history(&bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
         prop_assert_eq!(&from_value, &from_bytes);
         let parsed = Message::parse(&bytes).unwrap();
         prop_assert_eq!(Message::decode(&input).unwrap(), parsed.into_owned());
         for target in targets() {
-            let view = script_view(&input, &ReferenceRegistry::with_seed(5), &target);
-            let json = mcp_agent_view::script_json(&bytes, &ReferenceRegistry::with_seed(5), &target).unwrap();
+            let view = serde_json::from_str::<serde_json::Value>(&script(&input, &ReferenceRegistry::with_seed(5), &target).unwrap()).unwrap();
+            let json = script(&bytes, &ReferenceRegistry::with_seed(5), &target).unwrap();
             // As text: serde_json's own float parsing may differ in the last place.
             prop_assert_eq!(serde_json::to_string(&view).unwrap(), json);
         }
@@ -239,12 +241,12 @@ proptest! {
     fn any_json_is_safe(input in any_json()) {
         let registry = ReferenceRegistry::new();
         for target in targets() {
-            let _ = script_view(&input, &registry, &target);
+            let _ = serde_json::from_str::<serde_json::Value>(&script(&input, &registry, &target).unwrap()).unwrap();
         }
         if let Ok(message) = Message::decode(&input) {
             for target in targets() {
-                let _ = history(&message, &registry, &HistoryOptions { budget: Some(50), ..HistoryOptions::default() });
-                let blocks = convert_message(&message, Provenance::ContextInjection, &registry, &target).content;
+                let _ = history(&message, &registry, &HistoryOptions { budget: Some(50), ..HistoryOptions::default() }).unwrap();
+                let blocks = convert(&message, Provenance::ContextInjection, &registry, &target).unwrap().content;
                 let _ = target.blocks_json(&blocks);
                 let result = tool_result(&message, "t", "toolu_1", &registry, &target);
                 let _ = target.tool_results_json(&[result]);

@@ -6,7 +6,9 @@ use std::collections::HashSet;
 
 use common::reference;
 
-use mcp_agent_view::{classify_block, Block, Class, Disposition, ErrorKind, ReferenceRegistry, MAX_RECORDS};
+use mcp_agent_view::{
+    classify::Disposition, classify_block, reference::MAX_RECORDS, Block, Class, ErrorKind, ReferenceRegistry,
+};
 use serde_json::json;
 
 #[track_caller]
@@ -138,7 +140,7 @@ fn a_reference_registered_again_keeps_the_strictest_disposition_and_what_its_stu
     let registry = ReferenceRegistry::with_seed(4);
     let stub_of = |json: serde_json::Value| {
         let message = mcp_agent_view::Message::decode(&json!([json])).unwrap();
-        mcp_agent_view::history(&message, &registry, &mcp_agent_view::HistoryOptions::default())
+        mcp_agent_view::history(&message, &registry, &mcp_agent_view::HistoryOptions::default()).unwrap()
     };
     let first = stub_of(json!({"type": "resource", "uri": "https://x.example/r", "name": "first.csv"}));
     let second = stub_of(
@@ -189,7 +191,8 @@ fn a_message_of_more_links_than_are_kept_keeps_the_last_ones_with_the_ids_one_by
         &Message::decode(&json!({ "content": links })).unwrap(),
         &registry,
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     let ids: Vec<&str> = shown.lines().map(|line| &line[1..18]).collect();
     assert_eq!(ids.len(), uris.len());
 
@@ -214,7 +217,7 @@ fn a_message_of_more_links_than_are_kept_keeps_the_last_ones_with_the_ids_one_by
 
 #[test]
 fn a_registry_saved_dropped_and_restored_resolves_the_same_ids_and_issues_none_again() {
-    use mcp_agent_view::{RegistrySnapshot, Verified};
+    use mcp_agent_view::{reference::RegistrySnapshot, reference::Verified};
     let registry = ReferenceRegistry::new();
     let ids: Vec<String> = (0..MAX_RECORDS + 3)
         .map(|i| registry.register(&reference(&format!("https://h.example/{i}"))))
@@ -248,7 +251,7 @@ fn a_registry_saved_dropped_and_restored_resolves_the_same_ids_and_issues_none_a
 
 #[test]
 fn a_snapshot_that_was_edited_is_refused() {
-    use mcp_agent_view::RegistrySnapshot;
+    use mcp_agent_view::reference::RegistrySnapshot;
     let registry = ReferenceRegistry::new();
     registry.register(&reference("https://h.example/a"));
     let snapshot = registry.snapshot();
@@ -270,7 +273,7 @@ fn a_snapshot_that_was_edited_is_refused() {
 
 #[test]
 fn after_a_fetch_the_stub_states_what_was_verified() {
-    use mcp_agent_view::{history, HistoryOptions, Message, Verified};
+    use mcp_agent_view::{history, reference::Verified, HistoryOptions, Message};
     let message = json!([{"type": "resource", "uri": "https://h.example/a", "name": "a.wav",
         "mimeType": "image/png", "sizeBytes": 12}]);
     let registry = ReferenceRegistry::with_seed(3);
@@ -280,6 +283,7 @@ fn after_a_fetch_the_stub_states_what_was_verified() {
             &registry,
             &HistoryOptions::default(),
         )
+        .unwrap()
     };
     let before = show();
     assert!(before.contains("— image/png, 12B claimed —"), "{before}");
@@ -303,7 +307,8 @@ fn after_a_fetch_the_stub_states_what_was_verified() {
         &Message::decode(&changed).unwrap(),
         &registry,
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     assert!(text.contains("13B claimed"), "{text}");
     assert_eq!(registry.lookup(id).unwrap().verified, None);
     assert_eq!(show(), before);

@@ -15,7 +15,7 @@ use std::time::Duration;
 use base64::Engine as _;
 use fixture::{Fixture, Response};
 use mcp_agent_view::fetch::{fetch_reference, FetchPolicy, Fetcher};
-use mcp_agent_view::{classify_block, Block, Class, Disposition, ReferenceRegistry, Target};
+use mcp_agent_view::{classify::Disposition, classify_block, Block, Class, ReferenceRegistry, Target};
 use serde_json::{json, Value};
 
 /// The most characters any view this host shows of one of these messages holds: the bound

@@ -4,11 +4,8 @@
 mod common;
 
 use base64::Engine as _;
-use common::registry;
-use mcp_agent_view::{
-    convert_block, convert_message, history, tool_result, AgentBlock, Block, HistoryOptions, Message, Provenance,
-    Target,
-};
+use common::{convert_one, registry};
+use mcp_agent_view::{history, tool_result, AgentBlock, Block, HistoryOptions, Message, Provenance, Target};
 use serde_json::{json, Value};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -41,7 +38,7 @@ fn embedded(bytes: &[u8], mime: &str) -> Value {
 
 #[track_caller]
 fn convert(block: &Value, target: &Target) -> AgentBlock<'static> {
-    convert_block(&Block::decode(block), Provenance::PushEvent, &registry(), target).into_owned()
+    convert_one(&Block::decode(block), Provenance::PushEvent, &registry(), target).into_owned()
 }
 
 #[track_caller]
@@ -166,7 +163,9 @@ fn blocks_around_refused_media_come_through() {
         {"type": "text", "text": "after"}
     ]});
     let decoded = Message::decode(&message).unwrap();
-    let blocks = convert_message(&decoded, Provenance::PushEvent, &registry(), &Target::anthropic()).content;
+    let blocks = mcp_agent_view::convert(&decoded, Provenance::PushEvent, &registry(), &Target::anthropic())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 5);
     assert_eq!(blocks[0].as_text(), Some("before"));
     assert!(blocks[1].as_text().unwrap().ends_with("not sent: unsupported type]"));
@@ -340,7 +339,7 @@ fn a_50_mb_blob_is_not_decoded_on_the_history_lane() {
         {"type": "resource", "resource": {"uri": "file:///big.bin", "mimeType": "application/octet-stream", "blob": blob}}
     ]);
     let message_message = Message::decode(&message).unwrap();
-    let text = history(&message_message, &registry(), &HistoryOptions::default());
+    let text = history(&message_message, &registry(), &HistoryOptions::default()).unwrap();
     // The blob's first bytes are a PNG's: declared `application/octet-stream`, it is an image.
     assert_eq!(text, "[image: image/png, ~37.5MB]\n[image: image/png, ~37.5MB]");
 }
@@ -383,6 +382,7 @@ fn a_png_and_a_pdf_declared_generic_go_to_anthropic_as_image_and_document() {
         &registry(),
         &HistoryOptions::default()
     )
+    .unwrap()
     .starts_with("[file: application/octet-stream"));
 }
 

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{neutral, read_json, registry, strings_at, vector, vector_files, vectors_dir};
-use mcp_agent_view::{convert_message, history, script_view, AgentBlock, HistoryOptions, Message, Provenance};
+use mcp_agent_view::{convert, history, script, AgentBlock, HistoryOptions, Message, Provenance};
 use serde_json::{json, Value};
 
 /// Vectors that hold no MCP message with content to read, and why. Everything else must
@@ -122,23 +122,25 @@ fn check_message(name: &str, value: &Value, outcome: &mut Outcome) {
     };
     let registry = registry();
     // Every block is accounted for: for the model, or held back for the user.
-    let converted = convert_message(&message, Provenance::PushEvent, &registry, &neutral());
+    let converted = convert(&message, Provenance::PushEvent, &registry, &neutral()).unwrap();
     let converted: Vec<AgentBlock<'_>> = converted.content.into_iter().chain(converted.held_for_user).collect();
     let lanes = Lanes {
-        history: history(&message, &registry, &HistoryOptions::default()),
+        history: history(&message, &registry, &HistoryOptions::default()).unwrap(),
         converted_text: converted
             .iter()
             .filter_map(AgentBlock::as_text)
             .map(str::to_owned)
             .collect(),
         converted,
-        script: script_view(value, &registry, &neutral()).to_string(),
+        script: serde_json::from_str::<serde_json::Value>(&script(value, &registry, &neutral()).unwrap())
+            .unwrap()
+            .to_string(),
         message: &message,
     };
     outcome.blocks_checked += lanes.message.blocks().count();
     // The bytes path, borrowing, reads what the Value path reads.
     let bytes = serde_json::to_vec(value).unwrap();
-    match mcp_agent_view::history_json(&bytes, &registry, &HistoryOptions::default()) {
+    match history(&bytes, &registry, &HistoryOptions::default()) {
         Ok(text) if text == lanes.history => {}
         other => outcome.failures.push(format!(
             "{name}: history_json gave {other:?}, history {:?}",
@@ -161,7 +163,7 @@ fn check_accounted_for(lanes: &Lanes<'_>, failures: &mut Vec<String>) {
         b.annotations
             .as_ref()
             .and_then(|a| a.audience.as_ref())
-            .is_none_or(|a| a.contains(&mcp_agent_view::Role::Assistant))
+            .is_none_or(|a| a.contains(&mcp_agent_view::wire::Role::Assistant))
     };
     let count = lanes.message.blocks().filter(for_model).count();
     if let Message::RpcError(e) = lanes.message {
@@ -354,9 +356,11 @@ fn everything_server_resource_references_show_the_resource_text() {
             "{file}: the needle must come from the resource, not from a text block"
         );
         let message = Message::decode(response).unwrap();
-        let text = history(&message, &registry(), &HistoryOptions::default());
+        let text = history(&message, &registry(), &HistoryOptions::default()).unwrap();
         assert!(text.contains(needle), "{file}: {text}");
-        let converted = convert_message(&message, Provenance::ContextInjection, &registry(), &neutral()).content;
+        let converted = convert(&message, Provenance::ContextInjection, &registry(), &neutral())
+            .unwrap()
+            .content;
         assert!(
             converted
                 .iter()
@@ -364,7 +368,8 @@ fn everything_server_resource_references_show_the_resource_text() {
             "{file}"
         );
         assert!(
-            script_view(response, &registry(), &neutral())
+            serde_json::from_str::<serde_json::Value>(&script(response, &registry(), &neutral()).unwrap())
+                .unwrap()
                 .to_string()
                 .contains(needle),
             "{file}"
@@ -413,7 +418,11 @@ fn map_vector(file: &Value) -> Option<Mapped> {
             is_error: false,
         },
         "resources/read" => Mapped {
-            content: owned(convert_message(&message, Provenance::ToolResult, &registry, &neutral()).content),
+            content: owned(
+                convert(&message, Provenance::ToolResult, &registry, &neutral())
+                    .unwrap()
+                    .content,
+            ),
             held: Vec::new(),
             is_error: false,
         },

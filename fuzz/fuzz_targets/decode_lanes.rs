@@ -7,15 +7,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_view::{
-    classify_block, convert_message, history, history_json, parse_json, prompt_messages, tool_result, HistoryOptions,
-    Message, Provenance, ReferenceRegistry, Target,
-};
+use mcp_agent_view::{classify_block, convert, history, parse_json, prompt_messages, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 
 fuzz_target!(|bytes: &[u8]| {
     let options = HistoryOptions::default();
     let one_pass_registry = ReferenceRegistry::with_seed(0);
-    let one_pass = history_json(bytes, &one_pass_registry, &options);
+    let one_pass = history(bytes, &one_pass_registry, &options);
     let parsed = Message::parse(bytes);
     let decoded = parse_json(bytes).and_then(|value| Message::decode(&value));
     assert_eq!(
@@ -26,11 +23,11 @@ fuzz_target!(|bytes: &[u8]| {
     assert_eq!(one_pass.is_ok(), parsed.is_ok(), "history_json reads what Message::parse reads");
     if let (Ok(parsed), Ok(decoded), Ok(one_pass)) = (&parsed, &decoded, &one_pass) {
         let (a, b) = (ReferenceRegistry::with_seed(0), ReferenceRegistry::with_seed(0));
-        let from_bytes = history(parsed, &a, &options);
+        let from_bytes = history(parsed, &a, &options).unwrap();
         assert_eq!(&from_bytes, one_pass, "history_json and history agree");
         assert_eq!(
             lines(&from_bytes),
-            lines(&history(decoded, &b, &options)),
+            lines(&history(decoded, &b, &options).unwrap()),
             "the bytes and the Value give one history"
         );
         assert_eq!(one_pass_registry.len(), ids(one_pass), "a record for each id shown, and no other");
@@ -68,10 +65,10 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
         let _ = classify_block(block).summary();
     }
     for budget in [None, Some(40)] {
-        let _ = history(message, registry, &HistoryOptions { budget, ..HistoryOptions::default() });
+        let _ = history(message, registry, &HistoryOptions { budget, ..HistoryOptions::default() }).unwrap();
     }
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
-        let converted = convert_message(message, Provenance::PushEvent, registry, &target);
+        let converted = convert(message, Provenance::PushEvent, registry, &target).unwrap();
         if !matches!(message, Message::RpcError(_)) {
             // One agent block a block (for the model or held back), and for a tool result at
             // most an error line and its structured content (or the marker of nothing).

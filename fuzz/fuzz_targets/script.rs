@@ -5,19 +5,19 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_view::{parse_json, script_json, script_view, ReferenceRegistry, Target};
+use mcp_agent_view::{parse_json, script, ReferenceRegistry, Target};
 
 fuzz_target!(|bytes: &[u8]| {
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
         let registry = ReferenceRegistry::with_seed(0);
-        let from_bytes = script_json(bytes, &registry, &target);
+        let from_bytes = script(bytes, &registry, &target);
         let value = parse_json(bytes);
         assert_eq!(from_bytes.is_ok(), value.is_ok(), "both paths read the bytes, or neither");
         let (Ok(json), Ok(value)) = (from_bytes, value) else { continue };
         let written = parse_json(json.as_bytes()).unwrap_or_else(|e| panic!("script_json wrote no JSON ({e}): {json}"));
         let shown = json.matches("[ref_").count();
         assert!(registry.len() <= shown, "a record for each stub shown, and no other");
-        let from_value = script_view(&value, &ReferenceRegistry::with_seed(0), &target);
+        let from_value = serde_json::from_str::<serde_json::Value>(&script(&value, &ReferenceRegistry::with_seed(0), &target).unwrap()).unwrap();
         if shown == 0 {
             assert_eq!(written, from_value, "the bytes and the Value show one script result");
         }

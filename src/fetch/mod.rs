@@ -12,12 +12,12 @@
 //!
 //! ```
 //! use mcp_agent_view::fetch::{fetch_reference, Fetcher, FetchPolicy};
-//! use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry, Target};
+//! use mcp_agent_view::{history, HistoryOptions, ReferenceRegistry, Target};
 //!
 //! let registry = ReferenceRegistry::new();
 //! let message = serde_json::json!([{"type": "resource", "uri": "data:text/plain;base64,aGVsbG8=",
 //!     "name": "greeting.txt", "mimeType": "text/plain", "sizeBytes": 5}]);
-//! let text = history(&Message::decode(&message)?, &registry, &HistoryOptions::default());
+//! let text = history(&message, &registry, &HistoryOptions::default())?;
 //! let id = &text[1..18];
 //!
 //! // The model calls the tool with the id it read; the host answers.

@@ -7,12 +7,15 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
 use crate::classify::{classify_block, for_user_only, BlobForm, Class, EmbeddedBlob};
+use crate::error::{Error, ErrorKind};
+use crate::input::{Input, JsonSource, Source};
 use crate::reference::{ReferenceRegistry, Stubs};
+use crate::render::TOOL_ERROR_LINE;
 use crate::render::{not_sent, rpc_error, show, Provenance};
 use crate::target::check::{check, Checked, Claim};
 use crate::target::Target;
-use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
-use crate::wire::{Block, MediaKind, Message};
+use crate::tool_result::beside_blocks;
+use crate::wire::{walk, Block, MediaKind, Message, RpcError, Sink};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.
 ///
@@ -104,25 +107,9 @@ impl Serialize for AgentBlock<'_> {
     }
 }
 
-/// Converts one block into what the agent reads: inline and embedded images and audio, and
-/// PDFs, as media where they pass the `target`'s checks (else their marker with the reason);
-/// every other block as a text block holding what the history lane shows for it. A uri-form
-/// image is a reference (a stub), never a URL for the provider to fetch.
-///
-/// ```
-/// use mcp_agent_view::{convert_block, AgentBlock, Block, Provenance, ReferenceRegistry, Target};
-///
-/// let json = serde_json::json!({
-///     "type": "resource",
-///     "resource": {"uri": "file:///notes.txt", "text": "Quarterly notes: revenue up 4%."}
-/// });
-/// let registry = ReferenceRegistry::new();
-/// let block = Block::decode(&json);
-/// let out = convert_block(&block, Provenance::PushEvent, &registry, &Target::anthropic());
-/// assert_eq!(out.as_text(), Some("Quarterly notes: revenue up 4%."));
-/// ```
+/// One block converted, as [`convert`] converts each (its stubs registered at once).
 #[must_use]
-pub fn convert_block<'a>(
+pub(crate) fn convert_block<'a>(
     block: &'a Block<'_>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
@@ -131,7 +118,7 @@ pub fn convert_block<'a>(
     convert_class(classify_block(block), provenance, registry, target)
 }
 
-/// [`convert_block`] of a block already classified.
+/// [`convert`](crate::convert) of a block already classified.
 fn convert_class<'a>(
     class: Class<'a>,
     provenance: Provenance,
@@ -200,94 +187,367 @@ pub struct Converted<'a> {
     pub held_for_user: Vec<AgentBlock<'a>>,
 }
 
-/// Converts every block of a message, in order, as [`convert_block`] does: one agent block
-/// for each, in [`Converted::content`], or, for a block for the user only, in
-/// [`Converted::held_for_user`]. A tool result (or an event payload of its shape) tells the
-/// model what [`tool_result`](crate::tool_result) tells it: `[tool error]` first where it has
+impl Converted<'_> {
+    /// The same blocks, owning their strings.
+    pub fn into_owned(self) -> Converted<'static> {
+        Converted {
+            content: self.content.into_iter().map(AgentBlock::into_owned).collect(),
+            held_for_user: self.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
+        }
+    }
+}
+
+/// Converts every block of a message, in order, into what the agent reads: one agent block for
+/// each, in [`Converted::content`], or, for a block for the user only, in
+/// [`Converted::held_for_user`]. Inline and embedded images and audio, and PDFs, go as media
+/// where they pass the `target`'s checks (else their marker with the reason); every other block
+/// as a text block holding what the [`history`](crate::history) lane shows for it. A uri-form
+/// image is a reference (a stub), never a URL for the provider to fetch.
+///
+/// A tool result (or an event payload of its shape) tells the model what
+/// [`tool_result`](crate::tool_result) tells it: `[tool error]` first where it has
 /// `isError: true`, its `structuredContent` where no text block is left, and
 /// `[output displayed to user]` or `[tool returned no content]` rather than nothing. A
 /// JSON-RPC error gives one text block, `[request failed: error <code>: <message>]`.
 ///
-/// ```
-/// use mcp_agent_view::{convert_message, Message, Provenance, ReferenceRegistry, Target};
+/// `input` is JSON (bytes, text, a `Value`) or a decoded [`Message`] or blocks. From bytes each
+/// block is converted as it is read, its text borrowed from the bytes where it had no escape:
+/// nothing else is built. Fails only where JSON is not JSON or no MCP message.
 ///
-/// let json = serde_json::json!({"content": [
+/// ```
+/// use mcp_agent_view::{convert, Provenance, ReferenceRegistry, Target};
+///
+/// let json = br#"{"content": [
 ///     {"type": "text", "text": "for the model"},
-///     {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}
-/// ]});
-/// let message = Message::decode(&json)?;
-/// let converted = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &Target::anthropic());
+///     {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}},
+///     {"type": "resource", "resource": {"uri": "file:///n.txt", "text": "Quarterly notes."}}
+/// ]}"#;
+/// let converted = convert(json, Provenance::PushEvent, &ReferenceRegistry::new(), &Target::anthropic())?;
 /// assert_eq!(converted.content[0].as_text(), Some("for the model"));
+/// assert_eq!(converted.content[1].as_text(), Some("Quarterly notes."));
 /// assert_eq!(converted.held_for_user[0].as_text(), Some("for the user"));
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
-pub fn convert_message<'a>(
+pub fn convert<'a>(
+    input: impl Input<'a>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Result<Converted<'a>, Error> {
+    match input.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => convert_bytes(bytes, provenance, registry, target),
+        Source::Json(JsonSource::Value(value)) => {
+            let bytes = json_of(value)?;
+            Ok(convert_bytes(&bytes, provenance, registry, target)?.into_owned())
+        }
+        Source::Message(message) => Ok(convert_message(message, provenance, registry, target)),
+        Source::Blocks(blocks) => {
+            let mut lane = Lane::new(provenance, registry, target);
+            for block in blocks {
+                lane.push(block);
+            }
+            Ok(lane.finish(None))
+        }
+    }
+}
+
+/// [`convert`] of a decoded message.
+pub(crate) fn convert_message<'a>(
     message: &'a Message<'_>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Converted<'a> {
     if let Message::RpcError(error) = message {
-        return Converted {
-            content: vec![AgentBlock::Text {
-                text: Cow::Owned(rpc_error(error)),
-            }],
-            held_for_user: Vec::new(),
-        };
+        return rpc_error_converted(error);
     }
-    let mut converted = converted_blocks(message, provenance, registry, target, false);
-    if let Message::ToolResult(result) = message {
-        if result.is_error {
-            converted.content.insert(
+    let mut lane = Lane::new(provenance, registry, target);
+    for block in message.blocks() {
+        lane.push(block);
+    }
+    let tool = match message {
+        Message::ToolResult(result) => Some((result.is_error, result.structured_content.as_deref())),
+        _ => None,
+    };
+    lane.finish(tool.map(|(is_error, structured)| Tool { is_error, structured }))
+}
+
+/// [`convert`] of JSON bytes, in one pass.
+fn convert_bytes<'a>(
+    bytes: &'a [u8],
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Result<Converted<'a>, Error> {
+    let mut lane = Lane::new(provenance, registry, target);
+    let mut sink = Streaming { lane, bytes };
+    let shape = walk(bytes, &mut sink)?;
+    lane = sink.lane;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(rpc_error_converted(error));
+    }
+    Ok(lane.finish(
+        shape
+            .tool_result()
+            .map(|(is_error, structured)| Tool { is_error, structured }),
+    ))
+}
+
+fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
+    Converted {
+        content: vec![AgentBlock::Text {
+            text: Cow::Owned(rpc_error(error)),
+        }],
+        held_for_user: Vec::new(),
+    }
+}
+
+/// A `Value` as JSON bytes, for the one walk.
+pub(crate) fn json_of(value: &Value) -> Result<Vec<u8>, Error> {
+    if crate::wire::nests_too_deep(value) {
+        return Err(Error::new(ErrorKind::Json, "value nests deeper than 127 levels"));
+    }
+    Ok(value.to_string().into_bytes())
+}
+
+/// Every block of `message` converted, as [`convert`] converts them; the tool-result lane
+/// reads every message as a tool result (`tool_result`), so a message of no result shape gets
+/// the same lines beside its blocks.
+pub(crate) fn converted_blocks<'a>(
+    message: &'a Message<'_>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Converted<'a> {
+    let mut lane = Lane::new(provenance, registry, target);
+    for block in message.blocks() {
+        lane.push(block);
+    }
+    let structured = match message {
+        Message::ToolResult(result) => result.structured_content.as_deref(),
+        _ => None,
+    };
+    lane.finish(Some(Tool {
+        is_error: false,
+        structured,
+    }))
+}
+
+/// What a tool result shows beside its blocks.
+struct Tool<'s> {
+    is_error: bool,
+    structured: Option<&'s str>,
+}
+
+/// The convert lane: each block converted as it comes, the stubs' ids written when the lane
+/// knows what it shows (what a walk takes back is never registered).
+struct Lane<'a, 'r> {
+    content: Vec<AgentBlock<'a>>,
+    held_for_user: Vec<AgentBlock<'a>>,
+    has_text: bool,
+    provenance: Provenance,
+    registry: &'r ReferenceRegistry,
+    target: &'r Target,
+    /// Every stub written, each at its place in one virtual text: the texts of the blocks with
+    /// stubs, one after the other.
+    stubs: Stubs<'r>,
+    /// Where each text with stubs starts in that virtual text, and which block it is.
+    texts: Vec<(usize, Place)>,
+    written: usize,
+}
+
+/// Which agent block a text with stubs is.
+#[derive(Clone, Copy)]
+enum Place {
+    Content(usize),
+    Held(usize),
+}
+
+impl<'a, 'r> Lane<'a, 'r> {
+    fn new(provenance: Provenance, registry: &'r ReferenceRegistry, target: &'r Target) -> Self {
+        Lane {
+            content: Vec::new(),
+            held_for_user: Vec::new(),
+            has_text: false,
+            provenance,
+            registry,
+            target,
+            stubs: Stubs::new(registry),
+            texts: Vec::new(),
+            written: 0,
+        }
+    }
+
+    /// Converts a block the lane may borrow from.
+    fn push(&mut self, block: &'a Block<'_>) {
+        let (out, stubs) = self.convert(block);
+        self.keep(out, stubs, for_user_only(block));
+    }
+
+    /// Converts one block: its agent block, and the stubs written in it.
+    fn convert<'b>(&mut self, block: &'b Block<'_>) -> (AgentBlock<'b>, Stubs<'r>) {
+        let class = classify_block(block);
+        if !for_user_only(block) {
+            self.has_text |= matches!(class, Class::Text { .. });
+        }
+        let mut stubs = Stubs::new(self.registry);
+        let out = convert_class_deferred(class, self.provenance, &mut stubs, self.target);
+        (out, stubs)
+    }
+
+    fn keep(&mut self, out: AgentBlock<'a>, stubs: Stubs<'r>, for_user: bool) {
+        let place = if for_user {
+            self.held_for_user.push(out);
+            Place::Held(self.held_for_user.len() - 1)
+        } else {
+            self.content.push(out);
+            Place::Content(self.content.len() - 1)
+        };
+        if !stubs.is_empty() {
+            let base = self.written;
+            let len = match place {
+                Place::Content(i) => self.content[i].as_text().map_or(0, str::len),
+                Place::Held(i) => self.held_for_user[i].as_text().map_or(0, str::len),
+            };
+            self.stubs.append(stubs, |at| base + at);
+            self.texts.push((base, place));
+            // One past the text, so that no two texts share a place.
+            self.written += len + 1;
+        }
+    }
+
+    fn mark(&self) -> (usize, usize, usize, usize, bool) {
+        (
+            self.content.len(),
+            self.held_for_user.len(),
+            self.texts.len(),
+            self.written,
+            self.has_text,
+        )
+    }
+
+    fn reset(&mut self, (content, held, texts, written, has_text): (usize, usize, usize, usize, bool)) {
+        self.content.truncate(content);
+        self.held_for_user.truncate(held);
+        self.texts.truncate(texts);
+        self.stubs.forget_from(written);
+        self.written = written;
+        self.has_text = has_text;
+    }
+
+    /// The blocks, with what a tool result shows beside them, every stub's id written.
+    fn finish(mut self, tool: Option<Tool<'_>>) -> Converted<'a> {
+        if let Some(tool) = &tool {
+            let beside = beside_blocks(
+                tool.structured,
+                self.content.len(),
+                self.has_text,
+                self.held_for_user.len(),
+                self.registry,
+            );
+            if let Some((beside, stubs)) = beside {
+                let out = AgentBlock::Text {
+                    text: Cow::Owned(beside),
+                };
+                self.keep(out, stubs, false);
+            }
+        }
+        let Lane {
+            mut content,
+            mut held_for_user,
+            registry,
+            stubs,
+            texts,
+            ..
+        } = self;
+        registry.register_shown(&stubs, |at, id| {
+            let Some(&(base, place)) = texts.get(texts.partition_point(|&(start, _)| start <= at).wrapping_sub(1))
+            else {
+                return;
+            };
+            let block = match place {
+                Place::Content(i) => &mut content[i],
+                Place::Held(i) => &mut held_for_user[i],
+            };
+            if let AgentBlock::Text { text } = block {
+                let at = at - base;
+                text.to_mut().replace_range(at..at + id.len(), id);
+            }
+        });
+        if tool.is_some_and(|tool| tool.is_error) {
+            content.insert(
                 0,
                 AgentBlock::Text {
                     text: Cow::Borrowed(TOOL_ERROR_LINE),
                 },
             );
         }
+        Converted { content, held_for_user }
     }
-    converted
 }
 
-/// Every block of `message` converted, in order, those for the model apart from those for the
-/// user only; after them, for a tool result, its structured content where no text block is
-/// left, or the line that says why nothing is (what every lane tells the model). The
-/// tool-result lane reads every message as a tool result (`tool_result`).
-pub(crate) fn converted_blocks<'a>(
-    message: &'a Message<'_>,
-    provenance: Provenance,
-    registry: &ReferenceRegistry,
-    target: &Target,
-    tool_result: bool,
-) -> Converted<'a> {
-    let mut content = Vec::with_capacity(message.blocks().count() + 1);
-    let mut held_for_user = Vec::new();
-    let mut has_text = false;
-    for block in message.blocks() {
-        let class = classify_block(block);
-        if for_user_only(block) {
-            held_for_user.push(convert_class(class, provenance, registry, target));
-        } else {
-            has_text |= matches!(class, Class::Text { .. });
-            content.push(convert_class(class, provenance, registry, target));
-        }
+/// The convert lane on the one walk over bytes: each block converted where it was read, what
+/// it borrowed from the bytes kept borrowed.
+struct Streaming<'a, 'r> {
+    lane: Lane<'a, 'r>,
+    bytes: &'a [u8],
+}
+
+impl<'a> Sink<'a> for Streaming<'a, '_> {
+    fn block(&mut self, block: Block<'a>) {
+        self.look(&block);
     }
-    let structured = match message {
-        Message::ToolResult(result) => Some(result.structured_content.as_deref()),
-        _ if tool_result => Some(None),
-        _ => None,
+
+    fn look(&mut self, block: &Block<'a>) -> bool {
+        let (out, stubs) = self.lane.convert(block);
+        let out = rebased(out, self.bytes);
+        self.lane.keep(out, stubs, for_user_only(block));
+        true
+    }
+
+    type Mark = (usize, usize, usize, usize, bool);
+
+    fn mark(&self) -> Self::Mark {
+        self.lane.mark()
+    }
+
+    fn reset(&mut self, mark: Self::Mark) {
+        self.lane.reset(mark);
+    }
+}
+
+/// `block`, each string it borrows from `bytes` borrowed from them for as long as they live;
+/// any other string copied.
+fn rebased<'a>(block: AgentBlock<'_>, bytes: &'a [u8]) -> AgentBlock<'a> {
+    let re = |s: Cow<'_, str>| -> Cow<'a, str> {
+        match s {
+            Cow::Borrowed(s) => within(bytes, s).map_or_else(|| Cow::Owned(s.to_owned()), Cow::Borrowed),
+            Cow::Owned(s) => Cow::Owned(s),
+        }
     };
-    if let Some(structured) = structured {
-        if let Some((mut beside, stubs)) =
-            beside_blocks(structured, content.len(), has_text, held_for_user.len(), registry)
-        {
-            registry.register_shown(&stubs, |at, id| beside.replace_range(at..at + id.len(), id));
-            content.push(AgentBlock::Text {
-                text: Cow::Owned(beside),
-            });
-        }
+    match block {
+        AgentBlock::Text { text } => AgentBlock::Text { text: re(text) },
+        AgentBlock::Image { mime_type, data } => AgentBlock::Image {
+            mime_type: re(mime_type),
+            data: re(data),
+        },
+        AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
+            mime_type: re(mime_type),
+            data: re(data),
+        },
+        AgentBlock::Document { mime_type, data } => AgentBlock::Document {
+            mime_type: re(mime_type),
+            data: re(data),
+        },
     }
-    Converted { content, held_for_user }
+}
+
+/// `s` as a slice of `bytes`, where it lies inside them.
+fn within<'a>(bytes: &'a [u8], s: &str) -> Option<&'a str> {
+    let start = (s.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
+    let span = bytes.get(start..start.checked_add(s.len())?)?;
+    // The same bytes as `s`: UTF-8 already, checked again without `unsafe`.
+    std::str::from_utf8(span).ok()
 }
 
 impl From<MediaKind> for Claim {

@@ -2,10 +2,13 @@
 
 use crate::classify::{classify_block, for_user_only, Class};
 use crate::error::Error;
+use crate::input::{Input, JsonSource, Source};
+use crate::lanes::convert::json_of;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::DISPLAYED_TO_USER;
+use crate::render::TOOL_ERROR_LINE;
 use crate::render::{rpc_error, show, Provenance};
-use crate::tool_result::{beside_blocks, TOOL_ERROR_LINE};
+use crate::tool_result::beside_blocks;
 use crate::wire::{walk, Block, Message, Sink};
 
 /// Options of the history lane.
@@ -31,24 +34,46 @@ impl Default for HistoryOptions {
 
 /// Shows a message as one string: its blocks in order, joined with `\n`; text and embedded
 /// text verbatim; media as markers; references as stubs. A JSON-RPC error shows as
-/// `[request failed: error <code>: <message>]`.
+/// `[request failed: error <code>: <message>]`; a tool result as the tool-result lane tells
+/// the model (`[tool error]` first, its `structuredContent` where no text is left, never
+/// nothing).
+///
+/// `input` is JSON (bytes, text, a `Value`) or a decoded [`Message`](crate::Message) or
+/// blocks. From bytes the string is rendered in one pass, each block as it is read: strings
+/// are borrowed, base64 is only measured, and nothing else is built. Fails only where JSON is
+/// not JSON or no MCP message.
 ///
 /// ```
-/// use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
+/// use mcp_agent_view::{history, HistoryOptions, ReferenceRegistry};
 ///
-/// let json = serde_json::json!({"content": [
-///     {"type": "text", "text": "Here is the report."},
-///     {"type": "resource", "resource": {
-///         "uri": "file:///notes.txt", "mimeType": "text/plain",
-///         "text": "Quarterly notes: revenue up 4%."}},
-///     {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
-/// ]});
-/// let text = history(&Message::decode(&json)?, &ReferenceRegistry::new(), &HistoryOptions::default());
+/// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[
+///     {"type":"text","text":"Here is the report."},
+///     {"type":"resource","resource":{"uri":"file:///n.txt","text":"Quarterly notes: revenue up 4%."}},
+///     {"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}}"#;
+/// let text = history(bytes, &ReferenceRegistry::new(), &HistoryOptions::default())?;
 /// assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.\n[image: image/png, 8B]");
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
-#[must_use]
-pub fn history(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
+pub fn history<'a>(
+    input: impl Input<'a>,
+    registry: &ReferenceRegistry,
+    options: &HistoryOptions,
+) -> Result<String, Error> {
+    match input.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, registry, options),
+        Source::Json(JsonSource::Value(value)) => history_bytes(&json_of(value)?, registry, options),
+        Source::Message(message) => Ok(history_message(message, registry, options)),
+        Source::Blocks(blocks) => {
+            let mut render = Render::new(registry, options);
+            for block in blocks {
+                render.push(block);
+            }
+            Ok(render.finish(options.budget, None))
+        }
+    }
+}
+
+fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
     if let Message::RpcError(error) = message {
         return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
@@ -63,35 +88,7 @@ pub fn history(message: &Message<'_>, registry: &ReferenceRegistry, options: &Hi
     render.finish(options.budget, tool)
 }
 
-/// Shows blocks as one string, as [`history`] does.
-#[must_use]
-pub fn history_blocks<'b, 'a: 'b>(
-    blocks: impl IntoIterator<Item = &'b Block<'a>>,
-    registry: &ReferenceRegistry,
-    options: &HistoryOptions,
-) -> String {
-    let mut render = Render::new(registry, options);
-    for block in blocks {
-        render.push(block);
-    }
-    render.finish(options.budget, None)
-}
-
-/// Shows the message in `bytes` as one string, as [`history`] does, in one pass: each block is
-/// rendered as it is read, strings are borrowed, base64 is only measured, and nothing else is
-/// built. The fast path for a host that holds the bytes.
-///
-/// ```
-/// use mcp_agent_view::{history_json, HistoryOptions, ReferenceRegistry};
-///
-/// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[
-///     {"type":"text","text":"Here is the report."},
-///     {"type":"resource","resource":{"uri":"file:///n.txt","text":"Quarterly notes: revenue up 4%."}}]}}"#;
-/// let text = history_json(bytes, &ReferenceRegistry::new(), &HistoryOptions::default())?;
-/// assert_eq!(text, "Here is the report.\nQuarterly notes: revenue up 4%.");
-/// # Ok::<(), mcp_agent_view::Error>(())
-/// ```
-pub fn history_json(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
+fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
     let mut render = Render::new(registry, options);
     // Blobs shrink to markers: start small, however large the input.
     render.out.reserve(bytes.len().min(64 * 1024));

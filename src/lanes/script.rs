@@ -6,7 +6,8 @@ use std::cell::RefCell;
 use serde_json::Value;
 
 use crate::classify::{is_block, object_shape, ObjectKeys, ObjectShape as Shape};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::convert::AgentBlock;
 use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents};
@@ -19,11 +20,7 @@ use crate::render::{self, Provenance};
 use crate::target::Target;
 use crate::wire::Block;
 
-/// How deep the script lane walks; anything deeper is replaced by [`TOO_DEEP`].
-pub const SCRIPT_MAX_DEPTH: usize = crate::json::MAX_DEPTH;
-
-/// What stands in for a value nested deeper than [`SCRIPT_MAX_DEPTH`].
-pub const TOO_DEEP: &str = "[nesting too deep: content below depth 127 not shown]";
+use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 
 /// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
 ///
@@ -32,34 +29,45 @@ pub const TOO_DEEP: &str = "[nesting too deep: content below depth 127 not shown
 /// is a read resource's contents (no string `type`, a `uri`, and one of `text`, `blob` or
 /// `mimeType`, of any JSON type: a bad one becomes an `[unrecognized content block: …]`
 /// marker, never its uri), is
-/// replaced by its agent block as [`convert_block`](crate::convert_block) gives it, in the neutral JSON: text stays text, embedded text
-/// becomes `{"type":"text","text":…}`, media stays media without any uri, and a reference,
-/// withheld, invalid or unsupported block becomes a text block with its stub or marker. Every
-/// other value is left as it is. Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a
-/// marker, never a stack overflow.
+/// replaced by its agent block as [`convert`](crate::convert) gives it, in the neutral JSON:
+/// text stays text, embedded text becomes `{"type":"text","text":…}`, media stays media
+/// without any uri, and a reference, withheld, invalid or unsupported block becomes a text
+/// block with its stub or marker. Every other value is left as it is, as written (numbers keep
+/// their digits). Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a marker, never a stack
+/// overflow.
+///
+/// `json` is bytes, text or a `serde_json::Value`: one pass, nothing parsed into a tree (a
+/// `Value` is written out first). Gives the view as compact JSON text; fails where bytes are
+/// not JSON or nest deeper than 127 levels (a `Value` that deep is cut instead).
 ///
 /// ```
-/// use mcp_agent_view::{script_view, ReferenceRegistry, Target};
-/// use serde_json::json;
+/// use mcp_agent_view::{script, ReferenceRegistry, Target};
 ///
-/// let result = json!({"rows": [{"note": {"type": "resource", "resource": {
-///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}]});
-/// let view = script_view(&result, &ReferenceRegistry::new(), &Target::neutral());
-/// assert_eq!(view, json!({"rows": [{"note": {"type": "text", "text": "Quarterly notes: revenue up 4%."}}]}));
+/// let bytes = br#"{"rows": [{"note": {"type": "resource", "resource": {
+///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}], "n": 1.50}"#;
+/// let view = script(bytes, &ReferenceRegistry::new(), &Target::neutral())?;
+/// assert_eq!(view, r#"{"rows":[{"note":{"text":"Quarterly notes: revenue up 4%.","type":"text"}}],"n":1.50}"#);
+///
+/// let value = serde_json::json!({"note": {"type": "text", "text": "hi", "_meta": {"k": 1}}});
+/// let view: serde_json::Value = serde_json::from_str(&script(&value, &ReferenceRegistry::new(), &Target::neutral())?)?;
+/// assert_eq!(view, serde_json::json!({"note": {"type": "text", "text": "hi"}}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[must_use]
-pub fn script_view(value: &Value, registry: &ReferenceRegistry, target: &Target) -> Value {
-    // One walker: the value is written out and walked as `script_json` walks bytes.
-    let bytes = if nests_too_deep(value) {
-        serde_json::to_vec(&pruned(value, 0))
-    } else {
-        serde_json::to_vec(value)
-    };
-    let shown = bytes
-        .map_err(|e| e.to_string())
-        .and_then(|bytes| script_json(&bytes, registry, target).map_err(|e| e.to_string()));
-    // A `Value` writes out as JSON no deeper than the walk reads, and the walk writes JSON.
-    shown.map_or(Value::Null, |json| serde_json::from_str(&json).unwrap_or(Value::Null))
+pub fn script<'a>(json: impl Json<'a>, registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
+    match json.json() {
+        JsonSource::Bytes(bytes) => script_bytes(bytes, registry, target),
+        JsonSource::Value(value) => {
+            // One walker: the value is written out and walked as bytes are. Deeper than the
+            // walk reads, what is below is cut first, as the walk cuts it.
+            let bytes = if nests_too_deep(value) {
+                serde_json::to_vec(&pruned(value, 0))
+            } else {
+                serde_json::to_vec(value)
+            };
+            let bytes = bytes.map_err(|e| Error::new(ErrorKind::Json, format!("value is not JSON: {e}")))?;
+            script_bytes(&bytes, registry, target)
+        }
+    }
 }
 
 /// `value`, its containers at depth [`SCRIPT_MAX_DEPTH`] and below replaced by [`TOO_DEEP`].
@@ -73,21 +81,7 @@ fn pruned(value: &Value, depth: usize) -> Value {
     }
 }
 
-/// Shows a script's result given as JSON bytes, as [`script_view`] shows a [`Value`], in one
-/// pass: every value that is no block is copied as written, and each block is replaced by its
-/// agent block in the neutral JSON. Nothing is parsed into a tree. Fails where `bytes` are not
-/// JSON or nest deeper than 127 levels.
-///
-/// ```
-/// use mcp_agent_view::{script_json, ReferenceRegistry, Target};
-///
-/// let bytes = br#"{"rows": [{"note": {"type": "resource", "resource": {
-///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}], "n": 1.50}"#;
-/// let view = script_json(bytes, &ReferenceRegistry::new(), &Target::neutral())?;
-/// assert_eq!(view, r#"{"rows":[{"note":{"text":"Quarterly notes: revenue up 4%.","type":"text"}}],"n":1.50}"#);
-/// # Ok::<(), mcp_agent_view::Error>(())
-/// ```
-pub fn script_json(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
+fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
     let lane = Lane {
         registry,
         provenance: Provenance::ScriptResult,
@@ -295,7 +289,7 @@ fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane
     copy_object_last_wins(r, out, lane)
 }
 
-/// Writes a block as the lane shows it, in the neutral JSON `script_view` gives (keys in its
+/// Writes a block as the lane shows it, in the neutral JSON `script` gives (keys in its
 /// order), without building a `Value`.
 fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     let (kind, mime_type, data) = match agent_block(block, lane) {

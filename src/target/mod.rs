@@ -179,7 +179,7 @@ impl AudioFormat {
 /// Start from a provider's default and adjust the fields:
 ///
 /// ```
-/// use mcp_agent_view::{ImageFormat, Target};
+/// use mcp_agent_view::{target::ImageFormat, Target};
 ///
 /// let mut target = Target::anthropic();
 /// target.max_image_bytes = Some(1024 * 1024);
@@ -329,7 +329,7 @@ impl Target {
     /// is one `[empty text]` block.
     #[must_use]
     pub fn blocks_json(&self, blocks: &[AgentBlock<'_>]) -> Value {
-        let blocks = &*self.sendable(blocks, EMPTY_TEXT);
+        let blocks = &*self.sendable(blocks, crate::render::EMPTY_TEXT);
         match self.provider {
             Provider::Neutral => neutral::blocks(blocks),
             Provider::Anthropic => anthropic::blocks(blocks),
@@ -384,7 +384,7 @@ impl Target {
             .iter()
             .map(|m| AgentMessage {
                 role: m.role.clone(),
-                content: self.sendable(&m.content, EMPTY_TEXT).into_owned(),
+                content: self.sendable(&m.content, crate::render::EMPTY_TEXT).into_owned(),
             })
             .collect();
         let messages = &messages;
@@ -425,9 +425,6 @@ fn openai_messages(messages: &[AgentMessage<'_>], user_content: &dyn Fn(&[AgentB
 fn text_only(blocks: &[AgentBlock<'_>]) -> String {
     blocks.iter().map(|b| text_of(b, None)).collect::<Vec<_>>().join("\n")
 }
-
-/// What stands for content whose every block was an empty text.
-pub const EMPTY_TEXT: &str = "[empty text]";
 
 /// Whether a block is a text block with nothing but white space.
 fn is_blank(block: &AgentBlock<'_>) -> bool {

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use mcp_agent_view::{
-    classify_block, convert_block, history, script_view, AgentBlock, Block, Class, HistoryOptions, Message, Provenance,
+    classify_block, convert, history, script, AgentBlock, Block, Class, HistoryOptions, Message, Provenance,
     ReferenceRegistry,
 };
 use serde_json::Value;
@@ -22,7 +22,7 @@ pub fn class_name(block: &Value) -> &'static str {
 #[track_caller]
 pub fn history_of(message: &Value) -> String {
     let message = Message::decode(message).expect("the message decodes");
-    history(&message, &registry(), &HistoryOptions::default())
+    history(&message, &registry(), &HistoryOptions::default()).unwrap()
 }
 
 /// The history lane with a budget.
@@ -33,16 +33,30 @@ pub fn history_with_budget(message: &Value, budget: usize) -> String {
         budget: Some(budget),
         ..HistoryOptions::default()
     };
-    history(&message, &registry(), &options)
+    history(&message, &registry(), &options).unwrap()
 }
 
-/// `convert_block` over one block.
+/// The one agent block `convert` gives for one block: for the model, or held for the user.
+#[track_caller]
+pub fn convert_one<'a>(
+    block: &'a Block<'_>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &mcp_agent_view::Target,
+) -> AgentBlock<'a> {
+    let converted = convert(block, provenance, registry, target).expect("decoded blocks always convert");
+    let mut blocks: Vec<_> = converted.content.into_iter().chain(converted.held_for_user).collect();
+    assert_eq!(blocks.len(), 1, "one block in, one agent block out");
+    blocks.remove(0)
+}
+
+/// `convert` over one block.
 #[track_caller]
 pub fn convert_of(block: &Value, provenance: Provenance) -> AgentBlock<'static> {
-    convert_block(&Block::decode(block), provenance, &registry(), &neutral()).into_owned()
+    convert_one(&Block::decode(block), provenance, &registry(), &neutral()).into_owned()
 }
 
-/// The text `convert_block` gives for one block; fails where it gives media.
+/// The text `convert` gives for one block; fails where it gives media.
 #[track_caller]
 pub fn convert_text(block: &Value) -> String {
     match convert_of(block, Provenance::PushEvent) {
@@ -54,7 +68,7 @@ pub fn convert_text(block: &Value) -> String {
 /// The script lane.
 #[track_caller]
 pub fn script_of(value: &Value) -> Value {
-    script_view(value, &registry(), &neutral())
+    serde_json::from_str::<serde_json::Value>(&script(value, &registry(), &neutral()).unwrap()).unwrap()
 }
 
 /// The reason of an invalid block; fails where the block is not invalid.
@@ -90,9 +104,9 @@ pub fn neutral() -> mcp_agent_view::Target {
 }
 
 /// A bulk reference to `uri` with no other field.
-pub fn reference(uri: &str) -> mcp_agent_view::Reference<'_> {
-    mcp_agent_view::Reference {
-        source: mcp_agent_view::ReferenceSource::BulkResource,
+pub fn reference(uri: &str) -> mcp_agent_view::classify::Reference<'_> {
+    mcp_agent_view::classify::Reference {
+        source: mcp_agent_view::classify::ReferenceSource::BulkResource,
         uri,
         name: None,
         mime_type: None,
@@ -126,7 +140,10 @@ pub fn assert_threads_never_share_an_id(threads: usize, each: usize) {
         }
     }
     assert_eq!(seen.len(), threads * each);
-    assert_eq!(registry.len(), (threads * each).min(mcp_agent_view::MAX_RECORDS));
+    assert_eq!(
+        registry.len(),
+        (threads * each).min(mcp_agent_view::reference::MAX_RECORDS)
+    );
 }
 
 /// Where the wire vectors live in the repository: copied from the MCP conformance suite, the

@@ -3,7 +3,7 @@
 //! (`{"type": "tool_result", "content": […]}`, a channel message) became one
 //! `[unsupported result type: …]` marker: its content was lost without a word.
 
-use mcp_agent_view::{history, history_json, HistoryOptions, Message, ReferenceRegistry};
+use mcp_agent_view::{history, HistoryOptions, Message, ReferenceRegistry};
 use serde_json::{json, Value};
 
 #[track_caller]
@@ -12,9 +12,10 @@ fn history_both(message: &Value) -> String {
         &Message::decode(message).unwrap(),
         &ReferenceRegistry::with_seed(1),
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     let bytes = message.to_string();
-    let parsed = history_json(
+    let parsed = history(
         bytes.as_bytes(),
         &ReferenceRegistry::with_seed(1),
         &HistoryOptions::default(),

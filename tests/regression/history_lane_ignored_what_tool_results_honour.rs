@@ -5,8 +5,8 @@
 //! repeats its content, gave the model the image and a redundant JSON text.
 
 use mcp_agent_view::{
-    convert_message, history, history_json, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry,
-    Target, TOOL_ERROR_LINE,
+    convert, history, markers::TOOL_ERROR_LINE, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry,
+    Target,
 };
 use serde_json::{json, Value};
 
@@ -14,24 +14,25 @@ use serde_json::{json, Value};
 /// the tool result; the blocks lane (`convert_message`) must give the history's lines.
 fn both(message: &Value) -> (String, Vec<String>) {
     let decoded = Message::decode(message).unwrap();
-    let converted = convert_message(
+    let converted = convert(
         &decoded,
         Provenance::ToolResult,
         &ReferenceRegistry::with_seed(1),
         &Target::neutral(),
-    );
+    )
+    .unwrap();
     let blocks: Vec<String> = converted
         .content
         .iter()
         .filter_map(|b| b.as_text().map(str::to_owned))
         .collect();
-    let shown = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default());
+    let shown = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default()).unwrap();
     if converted.content.iter().all(|b| b.as_text().is_some()) {
         assert_eq!(blocks.join("\n"), shown, "the blocks lane tells what history tells");
     }
-    let from_value = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default());
+    let from_value = history(&decoded, &ReferenceRegistry::with_seed(1), &HistoryOptions::default()).unwrap();
     let bytes = message.to_string();
-    let from_bytes = history_json(
+    let from_bytes = history(
         bytes.as_bytes(),
         &ReferenceRegistry::with_seed(1),
         &HistoryOptions::default(),
@@ -110,10 +111,11 @@ fn stubs_before_and_inside_what_the_result_adds_resolve() {
     let decoded = Message::decode(&message).unwrap();
     let bytes = message.to_string();
     let lanes: [&dyn Fn(&ReferenceRegistry) -> String; 3] = [
-        &|r| history(&decoded, r, &HistoryOptions::default()),
-        &|r| history_json(bytes.as_bytes(), r, &HistoryOptions::default()).unwrap(),
+        &|r| history(&decoded, r, &HistoryOptions::default()).unwrap(),
+        &|r| history(bytes.as_bytes(), r, &HistoryOptions::default()).unwrap(),
         &|r| {
-            convert_message(&decoded, Provenance::ToolResult, r, &Target::neutral())
+            convert(&decoded, Provenance::ToolResult, r, &Target::neutral())
+                .unwrap()
                 .content
                 .iter()
                 .filter_map(|b| b.as_text().map(str::to_owned))
@@ -142,7 +144,8 @@ fn stubs_before_and_inside_what_the_result_adds_resolve() {
         &Message::decode(&message).unwrap(),
         &registry,
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     let at = shown.find("ref_").expect("a stub in the structured content");
     assert_eq!(
         registry.lookup(&shown[at..at + 17]).unwrap().uri,

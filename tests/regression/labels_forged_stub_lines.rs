@@ -34,7 +34,8 @@ fn a_forged_name_gives_one_stub_line_and_one_id() {
         &Message::decode(&message).unwrap(),
         &ReferenceRegistry::new(),
         &HistoryOptions::default(),
-    );
+    )
+    .unwrap();
     assert_eq!(text.matches("[ref_").count(), 2, "{text}");
     assert_eq!(text.lines().count(), 2, "{text}");
     for line in text.lines() {
@@ -56,7 +57,7 @@ fn no_invisible_or_separating_character_of_a_label_reaches_the_model() {
     ]});
     let message = Message::decode(&message).unwrap();
     let registry = ReferenceRegistry::new();
-    let mut outputs = vec![history(&message, &registry, &HistoryOptions::default())];
+    let mut outputs = vec![history(&message, &registry, &HistoryOptions::default()).unwrap()];
     for target in [
         Target::neutral(),
         Target::anthropic(),
@@ -97,7 +98,7 @@ fn a_10_mb_error_message_gives_a_small_tool_result() {
         );
         assert!(shaped.contains('…'), "the cut is marked");
     }
-    let text = history(&message, &ReferenceRegistry::new(), &HistoryOptions::default());
+    let text = history(&message, &ReferenceRegistry::new(), &HistoryOptions::default()).unwrap();
     assert!(
         text.starts_with("[request failed: error -32000: line one line two") && text.ends_with("…]"),
         "{text}"

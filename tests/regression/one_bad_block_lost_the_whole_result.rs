@@ -3,7 +3,7 @@
 //! siblings arrive untouched.
 
 use crate::common::{history_of, neutral};
-use mcp_agent_view::{convert_message, Message, Provenance, ReferenceRegistry};
+use mcp_agent_view::{convert, Message, Provenance, ReferenceRegistry};
 use serde_json::json;
 
 #[test]
@@ -24,7 +24,9 @@ fn undecodable_blocks_never_sink_the_result() {
          Done."
     );
     let message = Message::decode(&result).unwrap();
-    let blocks = convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &neutral()).content;
+    let blocks = convert(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &neutral())
+        .unwrap()
+        .content;
     assert_eq!(blocks.len(), 5);
     assert!(matches!(blocks[3], mcp_agent_view::AgentBlock::Image { .. }));
 }

@@ -6,7 +6,7 @@
 
 use base64::Engine as _;
 use mcp_agent_view::{
-    convert_message, prompt_messages, tool_result, ImageDetail, Message, Provenance, ReferenceRegistry, Target,
+    convert, prompt_messages, target::ImageDetail, tool_result, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 
@@ -50,7 +50,13 @@ fn sent(message: &Value) -> Vec<Value> {
     for target in targets() {
         let result = tool_result(&message, "t", "toolu_1", &registry, &target);
         out.push(Value::Array(target.tool_results_json(&[result])));
-        out.push(target.blocks_json(&convert_message(&message, Provenance::PushEvent, &registry, &target).content));
+        out.push(
+            target.blocks_json(
+                &convert(&message, Provenance::PushEvent, &registry, &target)
+                    .unwrap()
+                    .content,
+            ),
+        );
         out.push(Value::Array(
             target.messages_json(&prompt_messages(&message, &registry, &target)),
         ));
@@ -151,8 +157,11 @@ fn every_input_image_has_a_detail() {
         let out = target.tool_results_json(&[result]);
         assert_eq!(out[0]["output"][0]["type"], "input_image");
         assert_eq!(out[0]["output"][0]["detail"], name);
-        let blocks = target
-            .blocks_json(&convert_message(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &target).content);
+        let blocks = target.blocks_json(
+            &convert(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &target)
+                .unwrap()
+                .content,
+        );
         assert_eq!(blocks[0]["detail"], name);
     }
 }

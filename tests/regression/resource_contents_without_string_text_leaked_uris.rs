@@ -5,8 +5,8 @@
 //! and every lane reads such items as bad embedded resources.
 
 use mcp_agent_view::{
-    convert_message, history, history_json, prompt_messages, script_json, script_view, tool_result, HistoryOptions,
-    Message, Provenance, ReferenceRegistry, Target,
+    convert, history, prompt_messages, script, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry,
+    Target,
 };
 use serde_json::{json, Value};
 
@@ -21,21 +21,27 @@ fn everything_read(input: &Value) -> Vec<String> {
         Target::openai_chat(),
         Target::openai_responses(),
     ] {
-        out.push(script_json(bytes.as_bytes(), &registry, &target).unwrap());
-        out.push(script_view(input, &registry, &target).to_string());
+        out.push(script(bytes.as_bytes(), &registry, &target).unwrap());
+        out.push(
+            serde_json::from_str::<serde_json::Value>(&script(input, &registry, &target).unwrap())
+                .unwrap()
+                .to_string(),
+        );
         for message in [
             Message::parse(bytes.as_bytes()).unwrap(),
             Message::decode(input).unwrap(),
         ] {
-            out.push(history(&message, &registry, &HistoryOptions::default()));
-            let blocks = convert_message(&message, Provenance::PushEvent, &registry, &target).content;
+            out.push(history(&message, &registry, &HistoryOptions::default()).unwrap());
+            let blocks = convert(&message, Provenance::PushEvent, &registry, &target)
+                .unwrap()
+                .content;
             out.push(target.blocks_json(&blocks).to_string());
             let result = tool_result(&message, "t", "toolu_1", &registry, &target);
             out.push(Value::from(target.tool_results_json(&[result])).to_string());
             out.push(Value::from(target.messages_json(&prompt_messages(&message, &registry, &target))).to_string());
         }
     }
-    out.push(history_json(bytes.as_bytes(), &registry, &HistoryOptions::default()).unwrap());
+    out.push(history(bytes.as_bytes(), &registry, &HistoryOptions::default()).unwrap());
     out
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use mcp_agent_view::fetch::{FetchPolicy, Fetcher, Refusal, DEFAULT_MAX_BYTES};
 use mcp_agent_view::{
-    convert_message, history, HistoryOptions, Message, Provenance, ReferenceRecord, ReferenceRegistry, Target,
+    convert, history, reference::ReferenceRecord, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Map, Value};
 
@@ -153,12 +153,15 @@ fn views(message: &Message<'_>, registry: &ReferenceRegistry, provenances: &[Pro
         let name = provenance
             .to_possible_value()
             .map_or_else(String::new, |v| v.get_name().to_owned());
-        let text = history(message, registry, &options);
+        // A decoded message never fails a lane.
+        let text = history(message, registry, &options).unwrap_or_default();
         first.get_or_insert_with(|| text.clone());
         histories.insert(name, Value::String(text));
     }
     let target = Target::neutral();
-    let blocks = convert_message(message, provenances[0], registry, &target).content;
+    let blocks = convert(message, provenances[0], registry, &target)
+        .map(|c| c.content)
+        .unwrap_or_default();
     json!({"history": first, "histories": histories, "blocks": target.blocks_json(&blocks)})
 }
 

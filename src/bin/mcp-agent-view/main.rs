@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
-    classify_block, convert_message, history, prompt_messages, script_json, tool_result, HistoryOptions, Message,
-    Provenance, Provider, ReferenceRegistry, Target,
+    classify_block, convert, history, prompt_messages, script, tool_result, HistoryOptions, Message, Provenance,
+    Provider, ReferenceRegistry, Target,
 };
 use serde_json::Value;
 
@@ -262,7 +262,7 @@ pub(crate) fn show_with(
     };
     if let Show::Script { target } = how {
         // As written, in the input's own order: what a script would be handed.
-        return script_json(bytes, registry, &Target::for_provider(*target))
+        return script(bytes, registry, &Target::for_provider(*target))
             .map(|json| json + "\n")
             .map_err(|e| e.to_string());
     }
@@ -275,11 +275,15 @@ pub(crate) fn show_with(
                 provenance: provenance(Provenance::ToolResult),
                 budget: budget.map(|b| b - 1),
             };
-            Ok(history(&message, registry, &options) + "\n")
+            history(bytes, registry, &options)
+                .map(|text| text + "\n")
+                .map_err(|e| e.to_string())
         }
         Show::Blocks { target } => {
             let target = Target::for_provider(*target);
-            let blocks = convert_message(&message, provenance(Provenance::PushEvent), registry, &target).content;
+            let blocks = convert(bytes, provenance(Provenance::PushEvent), registry, &target)
+                .map_err(|e| e.to_string())?
+                .content;
             pretty(&target.blocks_json(&blocks))
         }
         Show::ToolResult { name, id, target } => {
