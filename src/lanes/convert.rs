@@ -1,4 +1,4 @@
-//! `convert_block`: one block in, one agent block out, for pushed events, channel messages and
+//! `convert`: one block in, one agent block out, for pushed events, channel messages and
 //! context injections.
 
 use std::borrow::Cow;

@@ -497,7 +497,7 @@ struct Lane<'r> {
     shown: RefCell<Stubs<'r>>,
 }
 
-/// What a block is on this walk: its `convert_block` output, or, where media is shown as its
+/// What a block is on this walk: its `convert` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
 fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut shown = lane.shown.borrow_mut();

@@ -41,7 +41,7 @@ enum Command {
         #[arg(long, value_name = "CHARS")]
         budget: Option<usize>,
     },
-    /// `convert_block` over every block: a JSON array of blocks in the target's shape.
+    /// `convert` over every block: a JSON array of blocks in the target's shape.
     Blocks {
         #[command(flatten)]
         input: Input,
