@@ -684,9 +684,16 @@ impl<'r> Stubs<'r> {
         None
     }
 
-    /// Whether no stub was written.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.shown.is_empty()
+    /// How many stubs were written.
+    pub(crate) fn len(&self) -> usize {
+        self.shown.len()
+    }
+
+    /// Moves the stubs from the `from`th on `by` bytes on.
+    pub(crate) fn moved_from(&mut self, from: usize, by: usize) {
+        for shown in self.shown.iter_mut().skip(from) {
+            shown.at += by;
+        }
     }
 
     /// Moves every stub `by` bytes on: that much was written before them.

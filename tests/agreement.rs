@@ -309,6 +309,51 @@ fn script_of_value(value: &Value, target: &Target) -> (Reading, ReferenceRegistr
     (Reading::of(shown, &registry), registry)
 }
 
+/// The convert lane straight from the bytes, from a `Value` and from the decoded message.
+fn convert_agrees(bytes: &[u8], value: &Value, parsed: &Message<'_>, text: &str) -> Result<(), TestCaseError> {
+    for target in [Target::neutral(), Target::anthropic()] {
+        let read = |convert: &dyn Fn(&ReferenceRegistry) -> mcp_agent_view::Converted<'static>| {
+            let registry = ReferenceRegistry::with_seed(SEED);
+            let converted = convert(&registry);
+            let shown = json!([
+                target.blocks_json(&converted.content),
+                Target::neutral().blocks_json(&converted.held_for_user)
+            ]);
+            let reading = Reading::of(shown.to_string(), &registry);
+            (reading.by_uri(&registry), reading)
+        };
+        let streamed = read(&|r| {
+            convert(bytes, Provenance::PushEvent, r, &target)
+                .expect("the bytes parse")
+                .into_owned()
+        });
+        let of_value = read(&|r| {
+            convert(value, Provenance::PushEvent, r, &target)
+                .expect("a Value")
+                .into_owned()
+        });
+        let of_message = read(&|r| {
+            convert(parsed, Provenance::PushEvent, r, &target)
+                .expect("a message")
+                .into_owned()
+        });
+        prop_assert_eq!(
+            &streamed.1,
+            &of_message.1,
+            "convert from bytes and from the message: {}",
+            text
+        );
+        // A `Value` keeps no key order: what structuredContent shows is compared by its JSON.
+        prop_assert_eq!(
+            &streamed.0,
+            &of_value.0,
+            "convert from bytes and from a Value: {}",
+            text
+        );
+    }
+    Ok(())
+}
+
 /// Runs `bytes` through every path and lane and compares; fails naming the first difference.
 fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
     let text = String::from_utf8_lossy(bytes).into_owned();
@@ -355,7 +400,13 @@ fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
     };
     let once = Reading::of(in_one_pass.expect("the bytes parse"), &registry);
     let from_bytes = lanes(&parsed);
-    prop_assert_eq!(&once, &from_bytes[0].1, "history_json and history: {}", text);
+    prop_assert_eq!(
+        &once,
+        &from_bytes[0].1,
+        "history from bytes and from the message: {}",
+        text
+    );
+    convert_agrees(bytes, &value, &parsed, &text)?;
     let from_value = lanes(&decoded);
     let reparsed = Message::parse(again.as_bytes()).expect("JSON written again");
     let from_again = lanes(&reparsed);

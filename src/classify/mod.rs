@@ -4,6 +4,8 @@
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
 pub(crate) mod kinds;
@@ -314,6 +316,21 @@ pub(crate) fn for_user_only(block: &Block<'_>) -> bool {
         .as_ref()
         .and_then(|annotations| annotations.audience.as_ref())
         .is_some_and(|audience| !audience.contains(&Role::Assistant))
+}
+
+/// The text a text block or an embedded text resource shows (its class's text), where it is
+/// borrowed from the input: the same string, for as long as the input lives.
+pub(crate) fn lasting_text<'a>(block: &Block<'a>) -> Option<&'a str> {
+    match &block.kind {
+        BlockKind::Text {
+            text: Cow::Borrowed(text),
+        }
+        | BlockKind::Embedded(EmbeddedBody {
+            contents: Contents::Text(Cow::Borrowed(text)),
+            ..
+        }) => Some(text),
+        _ => None,
+    }
 }
 
 /// Whether `type_name` is a block type this crate knows.

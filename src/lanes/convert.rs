@@ -6,13 +6,14 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
+use crate::classify::lasting_text;
 use crate::classify::{classify_block, for_user_only, BlobForm, Class, EmbeddedBlob};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Input, JsonSource, Source};
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::TOOL_ERROR_LINE;
 use crate::render::{not_sent, rpc_error, show, Provenance};
-use crate::target::check::{check, Checked, Claim};
+use crate::target::check::{self, check, Checked, Claim};
 use crate::target::Target;
 use crate::tool_result::beside_blocks;
 use crate::wire::{walk, Block, MediaKind, Message, RpcError, Sink};
@@ -366,7 +367,8 @@ enum Place {
 impl<'a, 'r> Lane<'a, 'r> {
     fn new(provenance: Provenance, registry: &'r ReferenceRegistry, target: &'r Target) -> Self {
         Lane {
-            content: Vec::new(),
+            // Most messages have a few blocks: room for them at once.
+            content: Vec::with_capacity(4),
             held_for_user: Vec::new(),
             has_text: false,
             provenance,
@@ -380,22 +382,24 @@ impl<'a, 'r> Lane<'a, 'r> {
 
     /// Converts a block the lane may borrow from.
     fn push(&mut self, block: &'a Block<'_>) {
-        let (out, stubs) = self.convert(block);
+        let stubs = self.stubs.len();
+        let out = self.convert(block);
         self.keep(out, stubs, for_user_only(block));
     }
 
-    /// Converts one block: its agent block, and the stubs written in it.
-    fn convert<'b>(&mut self, block: &'b Block<'_>) -> (AgentBlock<'b>, Stubs<'r>) {
+    /// Converts one block into its agent block, the stubs written in it kept at their places
+    /// in its text.
+    fn convert<'b>(&mut self, block: &'b Block<'_>) -> AgentBlock<'b> {
         let class = classify_block(block);
         if !for_user_only(block) {
             self.has_text |= matches!(class, Class::Text { .. });
         }
-        let mut stubs = Stubs::new(self.registry);
-        let out = convert_class_deferred(class, self.provenance, &mut stubs, self.target);
-        (out, stubs)
+        convert_class_deferred(class, self.provenance, &mut self.stubs, self.target)
     }
 
-    fn keep(&mut self, out: AgentBlock<'a>, stubs: Stubs<'r>, for_user: bool) {
+    /// Keeps a converted block; the stubs from the `stubs`th on were written in its text.
+    fn keep(&mut self, out: AgentBlock<'a>, stubs: usize, for_user: bool) {
+        let len = out.as_text().map_or(0, str::len);
         let place = if for_user {
             self.held_for_user.push(out);
             Place::Held(self.held_for_user.len() - 1)
@@ -403,13 +407,9 @@ impl<'a, 'r> Lane<'a, 'r> {
             self.content.push(out);
             Place::Content(self.content.len() - 1)
         };
-        if !stubs.is_empty() {
+        if self.stubs.len() > stubs {
             let base = self.written;
-            let len = match place {
-                Place::Content(i) => self.content[i].as_text().map_or(0, str::len),
-                Place::Held(i) => self.held_for_user[i].as_text().map_or(0, str::len),
-            };
-            self.stubs.append(stubs, |at| base + at);
+            self.stubs.moved_from(stubs, base);
             self.texts.push((base, place));
             // One past the text, so that no two texts share a place.
             self.written += len + 1;
@@ -449,7 +449,9 @@ impl<'a, 'r> Lane<'a, 'r> {
                 let out = AgentBlock::Text {
                     text: Cow::Owned(beside),
                 };
-                self.keep(out, stubs, false);
+                let from = self.stubs.len();
+                self.stubs.append(stubs, |at| at);
+                self.keep(out, from, false);
             }
         }
         let Lane {
@@ -499,8 +501,8 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
     }
 
     fn look(&mut self, block: &Block<'a>) -> bool {
-        let (out, stubs) = self.lane.convert(block);
-        let out = rebased(out, self.bytes);
+        let stubs = self.lane.stubs.len();
+        let out = rebased(self.lane.convert(block), block, self.bytes);
         self.lane.keep(out, stubs, for_user_only(block));
         true
     }
@@ -516,16 +518,22 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
     }
 }
 
-/// `block`, each string it borrows from `bytes` borrowed from them for as long as they live;
-/// any other string copied.
-fn rebased<'a>(block: AgentBlock<'_>, bytes: &'a [u8]) -> AgentBlock<'a> {
+/// `out`, converted from `block`, each string it borrows kept borrowed for as long as the bytes
+/// live: its text, where it is the block's own text; a media type the checks name; anything
+/// else inside `bytes`. Any other string is copied.
+fn rebased<'a>(out: AgentBlock<'_>, block: &Block<'a>, bytes: &'a [u8]) -> AgentBlock<'a> {
     let re = |s: Cow<'_, str>| -> Cow<'a, str> {
         match s {
-            Cow::Borrowed(s) => within(bytes, s).map_or_else(|| Cow::Owned(s.to_owned()), Cow::Borrowed),
+            Cow::Borrowed(s) => match lasting_text(block) {
+                Some(text) if std::ptr::eq(text, s) => Cow::Borrowed(text),
+                _ => within(bytes, s)
+                    .or_else(|| check::known_mime_type(s))
+                    .map_or_else(|| Cow::Owned(s.to_owned()), Cow::Borrowed),
+            },
             Cow::Owned(s) => Cow::Owned(s),
         }
     };
-    match block {
+    match out {
         AgentBlock::Text { text } => AgentBlock::Text { text: re(text) },
         AgentBlock::Image { mime_type, data } => AgentBlock::Image {
             mime_type: re(mime_type),
