@@ -19,8 +19,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::classify::kinds::{
-    contents_kind, contents_not_an_object, embedded_kind, malformed, media_kind, not_an_object, not_json, own, own_opt,
-    text_kind, too_deep, Body, Field, Fields,
+    contents_kind, contents_not_an_object, embedded_kind, is_block_type, malformed, media_kind, not_an_object,
+    not_json, own, own_opt, text_kind, too_deep, Body, Field, Fields, ObjectKeys,
 };
 pub use crate::classify::kinds::{
     Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar,
@@ -259,7 +259,7 @@ fn unescaped_key<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
 
 /// Reads any value as a [`Scalar`]. Inlined, as the reader's token functions are.
 #[inline(always)]
-pub(crate) fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
+fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
     Ok(match r.peek()? {
         Peek::String => Scalar::Str(r.string()?.text()),
         Peek::Number => Scalar::Number(Cow::Borrowed(r.number()?)),
@@ -283,7 +283,7 @@ fn read_text<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     })
 }
 
-pub(crate) fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
+fn read_base64<'a>(r: &mut Reader<'a>) -> Result<Field<Base64<'a>>, Error> {
     if r.peek()? != Peek::String {
         r.skip()?;
         return Ok(Field::Bad);
@@ -304,14 +304,14 @@ fn read_string_field<'a>(r: &mut Reader<'a>) -> Result<Field<Cow<'a, str>>, Erro
 }
 
 /// The JSON text of the next value, skipped.
-pub(crate) fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
+fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
     r.peek()?;
     let start = r.position();
     r.skip()?;
     Ok(String::from_utf8_lossy(r.slice(start, r.position())))
 }
 
-pub(crate) fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
+fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
         return Ok(None);
@@ -367,13 +367,13 @@ pub(crate) struct Present {
 
 impl Present {
     /// The keys as [`object_shape`](crate::classify::object_shape) reads them.
-    pub(crate) fn keys(self) -> crate::classify::ObjectKeys<'static> {
-        crate::classify::ObjectKeys {
+    pub(crate) fn keys(self) -> ObjectKeys<'static> {
+        ObjectKeys {
             text: self.text,
             data: self.data,
             uri: self.uri,
             resource: self.resource,
-            ..crate::classify::ObjectKeys::default()
+            ..ObjectKeys::default()
         }
     }
 }
@@ -461,6 +461,8 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = Fields::default();
+    let mut annotations = None;
+    let mut meta = None;
     // A link as the everything server writes it, its type last.
     if r.eat_key(&mut seq, b"\"name\":") {
         f.reference().name = Some(read_scalar(r)?);
@@ -479,7 +481,11 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         }
     }
     while let Some(k) = r.next_key(&mut seq)? {
-        f.read(r, &key_name(&k))?;
+        match &*key_name(&k) {
+            b"annotations" => annotations = read_annotations(r)?,
+            b"_meta" => meta = Some(read_raw(r)?),
+            key => read_block_field(r, key, &mut f)?,
+        }
     }
     let present = Present {
         text: f.text.is_some(),
@@ -491,10 +497,38 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
     let kind = f.kind(raw);
     let block = Block {
         kind,
-        annotations: f.annotations,
-        meta: f.meta,
+        annotations,
+        meta,
     };
     Ok((block, present))
+}
+
+/// Reads the value of the field of a block named `key` into its place in `f`; skips a field
+/// no block's kind is made of.
+fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut Fields<'a>) -> Result<(), Error> {
+    let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
+    match key {
+        b"type" => f.type_name = scalar(r)?,
+        b"text" => f.text = scalar(r)?,
+        b"data" => f.data = Some(read_base64(r)?),
+        b"mimeType" => f.mime_type = scalar(r)?,
+        b"resource" => f.resource = Some(read_resource_field(r)?),
+        b"uri" => {
+            f.has_uri = true;
+            f.reference().uri = scalar(r)?;
+        }
+        b"name" => f.reference().name = scalar(r)?,
+        b"sizeBytes" => f.reference().size_bytes = scalar(r)?,
+        b"size" => f.size = scalar(r)?,
+        b"expiresAt" => f.reference().expires_at = scalar(r)?,
+        b"digest" => f.reference().digest = scalar(r)?,
+        b"disposition" => {
+            f.has_disposition = true;
+            f.reference().disposition = scalar(r)?;
+        }
+        _ => r.skip()?,
+    }
+    Ok(())
 }
 
 /// The rest of a block whose `type`, read first, is `text`. Every other field is skipped, as
@@ -608,7 +642,7 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(
 }
 
 /// A block's `resource` field: an embedded resource's kind, or `Err` where it is no object.
-pub(crate) fn read_resource_field<'a>(r: &mut Reader<'a>) -> Result<Result<BlockKind<'a>, ()>, Error> {
+fn read_resource_field<'a>(r: &mut Reader<'a>) -> Result<Result<BlockKind<'a>, ()>, Error> {
     if r.peek()? == Peek::Object {
         Ok(Ok(read_embedded(r)?))
     } else {
@@ -914,7 +948,7 @@ fn member<'a>(
         b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
         b"type" => {
             seen.string_type = r.peek()? == Peek::String;
-            seen.block_type = seen.string_type && crate::classify::is_block_type(&r.string()?.text());
+            seen.block_type = seen.string_type && is_block_type(r.string()?.text().as_bytes());
             if !seen.string_type {
                 r.skip()?;
             }

@@ -1,27 +1,25 @@
 //! Every block type this crate knows, in one table (`block_types!`), and what a block's body
 //! is, decided from the fields the wire room read.
 //!
-//! The wire room only reads: the fields of an object ([`Fields`], by their names, in
-//! [`Fields::read`]) and, for the common types written type first, the same fields by a faster
-//! reader. Whether those fields make a text, media, an embedded resource, a bulk reference or
-//! a link, which wins where they conflict, and the reason a bad one is malformed are decided
-//! here, once, for both readers.
+//! The wire room only reads: the fields of an object into [`Fields`] (by their names) and, for
+//! the common types written type first, the same fields by a faster reader. Whether those
+//! fields make a text, media, an embedded resource, a bulk reference or a link, which wins
+//! where they conflict, and the reason a bad one is malformed are decided here, once, for both
+//! readers. This room reads no bytes and imports nothing of the wire room's.
 //!
-//! Adding a block type: a line in `block_types!` (which makes `Body::of` and `Body::name`), its arms in [`Body::is_block`] and
-//! [`Body::kind`] (and, where its body is new, a [`BlockKind`] variant with its arm in
-//! [`BlockKind::into_owned`] and [`BlockKind::type_name`], and any field no block had yet in
-//! [`Fields`]); then its class in `classify_block` and its text in `render`. Nothing else: the
+//! Adding a block type: a line in `block_types!` (which makes `Body::of` and `Body::name`),
+//! its arms in [`Body::is_block`] and [`Body::kind`] (and, where its body is new, a
+//! [`BlockKind`] variant with its arms in [`BlockKind::into_owned`] and
+//! [`BlockKind::type_name`]); then its class in `classify_block` and its text in `render`. The
 //! wire room reads a type it has no fast reader for with every field, and every lane shows
-//! classes, not types.
+//! classes, not types. Only a field no block had before is new to the wire room: a place in
+//! [`Fields`] and the line in the wire room's `read_block_field` that reads it.
 
 // The kinds are built where a block is read: called, the kinds they return went through memory
 // (see the wire room).
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
-
-use crate::error::Error;
-use crate::json::Reader;
 
 /// The block types, once: each type's name on the wire and what its body is. Everything that
 /// names a type (the readers, [`is_block`](super::is_block), a block's type name) reads it
@@ -78,7 +76,7 @@ pub(crate) enum Body {
 impl Body {
     /// Whether an object of this type with these keys is one of its blocks (and not, say,
     /// data with a `type` field of its own).
-    pub(crate) fn is_block(self, keys: &super::ObjectKeys<'_>) -> bool {
+    pub(crate) fn is_block(self, keys: &ObjectKeys<'_>) -> bool {
         match self {
             Body::Text => keys.text,
             Body::Media(_) => keys.data || keys.uri,
@@ -361,6 +359,26 @@ impl ReferenceFields<'_> {
     }
 }
 
+/// Which keys an object has, as far as telling a block from any other object needs
+/// to know ([`object_shape`](super::object_shape)).
+#[derive(Clone, Copy, Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a key
+pub(crate) struct ObjectKeys<'k> {
+    /// The `type`, where it is a string.
+    pub(crate) type_name: Option<&'k str>,
+    pub(crate) text: bool,
+    pub(crate) data: bool,
+    pub(crate) uri: bool,
+    pub(crate) resource: bool,
+    pub(crate) blob: bool,
+    pub(crate) mime_type: bool,
+}
+
+/// Whether `name` is a block type this crate knows.
+pub(crate) fn is_block_type(name: &[u8]) -> bool {
+    Body::of(name).is_some()
+}
+
 /// A field that must be of one JSON type: absent, of it, or of another.
 #[derive(Default)]
 pub(crate) enum Field<T> {
@@ -370,7 +388,7 @@ pub(crate) enum Field<T> {
     Bad,
 }
 
-/// Every field a block may have, as it was read. Only a reference's fields are boxed, where
+/// Every field a block's kind is made of, as the wire room read it. Only a reference's fields are boxed, where
 /// the first of them is read, as its kind keeps them: no other block allocates as it is read.
 #[derive(Default)]
 pub(crate) struct Fields<'a> {
@@ -384,41 +402,9 @@ pub(crate) struct Fields<'a> {
     pub(crate) size: Option<Scalar<'a>>,
     pub(crate) has_uri: bool,
     pub(crate) has_disposition: bool,
-    pub(crate) annotations: Option<Box<crate::wire::Annotations<'a>>>,
-    pub(crate) meta: Option<Cow<'a, str>>,
 }
 
 impl<'a> Fields<'a> {
-    /// Reads the value of the field named `key` into its place; skips a field no block has.
-    pub(crate) fn read(&mut self, r: &mut Reader<'a>, key: &[u8]) -> Result<(), Error> {
-        use crate::wire::{read_annotations, read_base64, read_raw, read_resource_field, read_scalar};
-        let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
-        match key {
-            b"type" => self.type_name = scalar(r)?,
-            b"text" => self.text = scalar(r)?,
-            b"data" => self.data = Some(read_base64(r)?),
-            b"mimeType" => self.mime_type = scalar(r)?,
-            b"resource" => self.resource = Some(read_resource_field(r)?),
-            b"uri" => {
-                self.has_uri = true;
-                self.reference().uri = scalar(r)?;
-            }
-            b"name" => self.reference().name = scalar(r)?,
-            b"sizeBytes" => self.reference().size_bytes = scalar(r)?,
-            b"size" => self.size = scalar(r)?,
-            b"expiresAt" => self.reference().expires_at = scalar(r)?,
-            b"digest" => self.reference().digest = scalar(r)?,
-            b"disposition" => {
-                self.has_disposition = true;
-                self.reference().disposition = scalar(r)?;
-            }
-            b"annotations" => self.annotations = read_annotations(r)?,
-            b"_meta" => self.meta = Some(read_raw(r)?),
-            _ => r.skip()?,
-        }
-        Ok(())
-    }
-
     /// The reference fields, made where the first of them is read.
     pub(crate) fn reference(&mut self) -> &mut ReferenceFields<'a> {
         self.reference.get_or_insert_with(Box::default)

@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 
 pub(crate) mod kinds;
 
+pub(crate) use kinds::ObjectKeys;
+
 use crate::json::as_u53;
 use crate::render::{base64_decoded_len, clean_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
@@ -283,20 +285,6 @@ pub(crate) enum ObjectShape {
     Plain,
 }
 
-/// Which keys an object has, as far as [`object_shape`] needs to know.
-#[derive(Clone, Copy, Debug, Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag a key
-pub(crate) struct ObjectKeys<'k> {
-    /// The `type`, where it is a string.
-    pub(crate) type_name: Option<&'k str>,
-    pub(crate) text: bool,
-    pub(crate) data: bool,
-    pub(crate) uri: bool,
-    pub(crate) resource: bool,
-    pub(crate) blob: bool,
-    pub(crate) mime_type: bool,
-}
-
 /// What an object with these keys is. The script lane's and `structuredContent`'s one test of
 /// an object inside any JSON.
 pub(crate) fn object_shape(keys: &ObjectKeys<'_>) -> ObjectShape {
@@ -335,7 +323,7 @@ pub(crate) fn lasting_text<'a>(block: &Block<'a>) -> Option<&'a str> {
 
 /// Whether `type_name` is a block type this crate knows.
 pub(crate) fn is_block_type(type_name: &str) -> bool {
-    kinds::Body::of(type_name.as_bytes()).is_some()
+    kinds::is_block_type(type_name.as_bytes())
 }
 
 /// Whether an object of this `type` with these keys is a content block.
