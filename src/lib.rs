@@ -73,12 +73,14 @@ mod repair;
 #[cfg(feature = "rmcp")]
 pub mod rmcp_bridge;
 pub mod target;
+mod text;
 mod tool_result;
 pub mod wire;
 
 pub use classify::{classify_block, Class};
 pub use error::{Error, ErrorKind};
-pub use lanes::convert::{convert, AgentBlock, Converted};
+pub use lanes::agent::AgentBlock;
+pub use lanes::convert::{convert, Converted};
 pub use lanes::history::{history, HistoryOptions};
 pub use lanes::script::script;
 pub use prompt::{prompt_messages, AgentMessage};
@@ -94,9 +96,10 @@ pub use wire::{Block, Message};
 /// the lanes from the same room; `docs/markers.md` lists them all.
 pub mod markers {
     pub use crate::render::{
-        base64_decoded_len, clean_label, format_size, DISPLAYED_TO_USER, EMPTY_TEXT, LABEL_MAX_CHARS,
-        MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE, TOO_DEEP, WITHHELD,
+        DISPLAYED_TO_USER, EMPTY_TEXT, MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE,
+        TOO_DEEP, WITHHELD,
     };
+    pub use crate::text::{base64_decoded_len, clean_label, format_size, LABEL_MAX_CHARS};
 }
 
 /// The README's examples, run as doctests.

@@ -3,7 +3,8 @@
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
-use crate::lanes::convert::{convert_block, convert_message, AgentBlock};
+use crate::lanes::agent::{convert_block, AgentBlock};
+use crate::lanes::convert::convert_message;
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
 use crate::target::Target;

@@ -777,5 +777,5 @@ fn parse_id(id: &str) -> Option<u64> {
 
 /// An id as an error message may show it: cleaned and cut like any label.
 fn shown_id(id: &str) -> String {
-    crate::render::clean_label(id).unwrap_or_default()
+    crate::text::clean_label(id).unwrap_or_default()
 }

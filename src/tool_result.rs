@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::lanes::convert::{converted_blocks, AgentBlock, Converted};
-use crate::lanes::script::structured_text;
-use crate::reference::{ReferenceRegistry, Stubs};
-use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
+use crate::lanes::agent::AgentBlock;
+use crate::lanes::convert::{converted_blocks, Converted};
+use crate::reference::ReferenceRegistry;
+use crate::render::{self, Provenance};
 use crate::target::Target;
 use crate::wire::Message;
 
@@ -99,50 +99,6 @@ pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentTo
         is_error: true,
         held_for_user: Vec::new(),
     }
-}
-
-/// Whether a block's audience is present and leaves out the assistant. Roles this crate does
-/// not know are ignored.
-/// Whether a result's `structuredContent` only repeats its content, as the official
-/// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
-/// object whose one key is `content`, an array of as many content blocks as the result has.
-/// Such structured content is not shown again.
-pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
-    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(structured) else {
-        return false;
-    };
-    let Some(Value::Array(items)) = fields.get("content") else {
-        return false;
-    };
-    fields.len() == 1
-        && items.len() == blocks
-        && items.iter().all(|item| {
-            item.get("type")
-                .and_then(Value::as_str)
-                .is_some_and(crate::classify::is_block_type)
-        })
-}
-
-/// What the model reads of a tool result beside its blocks, on every lane: the
-/// `structuredContent` shown where no text block is left for the model (and it does not just
-/// repeat the content), then the marker of a result left with nothing. The stubs in it are
-/// left to the caller to register where it shows the text.
-pub(crate) fn beside_blocks<'r>(
-    structured: Option<&str>,
-    shown: usize,
-    has_text: bool,
-    held: usize,
-    registry: &'r ReferenceRegistry,
-) -> Option<(String, Stubs<'r>)> {
-    if let (false, Some(structured)) = (has_text, structured) {
-        if !repeats_content(structured, shown + held) {
-            return Some(structured_text(structured, registry, Provenance::ToolResult));
-        }
-    }
-    (shown == 0).then(|| {
-        let marker = if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER };
-        (marker.to_owned(), Stubs::new(registry))
-    })
 }
 
 fn text(text: String) -> AgentBlock<'static> {

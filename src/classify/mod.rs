@@ -13,7 +13,7 @@ pub(crate) mod kinds;
 pub(crate) use kinds::ObjectKeys;
 
 use crate::json::as_u53;
-use crate::render::{base64_decoded_len, clean_label};
+use crate::text::{base64_decoded_len, clean_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.

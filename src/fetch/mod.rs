@@ -207,7 +207,7 @@ pub fn read_contents_of(answer: &Value) -> Result<Vec<ReadContents>, Refusal> {
     let answer = answer.get("result").unwrap_or(answer);
     if let Some(error) = answer.get("error") {
         let message = error.get("message").and_then(Value::as_str).unwrap_or("error");
-        return Err(Refusal::Read(crate::render::clean_label(message).unwrap_or_default()));
+        return Err(Refusal::Read(crate::text::clean_label(message).unwrap_or_default()));
     }
     let items = answer
         .get("contents")

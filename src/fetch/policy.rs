@@ -273,7 +273,7 @@ fn parse_origin(origin: &str) -> Result<url::Origin, crate::Error> {
 }
 
 fn shown(s: &str) -> String {
-    crate::render::clean_label(s).unwrap_or_default()
+    crate::text::clean_label(s).unwrap_or_default()
 }
 
 /// How a fetch is made.

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::{Fetched, Fetcher};
 use crate::classify::Disposition;
-use crate::lanes::convert::{convert_block, AgentBlock};
+use crate::lanes::agent::{convert_block, AgentBlock};
 use crate::reference::{ReferenceRegistry, Verified};
 use crate::render::Provenance;
 use crate::target::{Provider, Target};
@@ -86,7 +86,7 @@ pub fn fetch_reference(
         Ok(done) => answer(tool_use_id, &done, registry, target),
         Err(refusal) => failed(
             tool_use_id,
-            &format!("{} ({})", refusal, crate::render::clean_label(id).unwrap_or_default()),
+            &format!("{} ({})", refusal, crate::text::clean_label(id).unwrap_or_default()),
         ),
     }
 }
@@ -148,7 +148,7 @@ fn answer(
 /// saved file's name (not its directory).
 fn facts(id: &str, verified: &Verified) -> String {
     let mut out = format!("[{id} fetched: {}, ", verified.mime_type);
-    out.push_str(&crate::render::format_size(verified.bytes));
+    out.push_str(&crate::text::format_size(verified.bytes));
     if verified.digest_verified {
         out.push_str(", digest verified");
     }

@@ -232,7 +232,7 @@ fn observed_type(bytes: &[u8], claimed: Option<&str>) -> String {
 }
 
 fn clean(s: &str) -> String {
-    crate::render::clean_label(s).unwrap_or_default()
+    crate::text::clean_label(s).unwrap_or_default()
 }
 
 #[cfg(test)]

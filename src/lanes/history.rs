@@ -4,11 +4,11 @@ use crate::classify::{classify_block, for_user_only, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::convert::json_of;
+use crate::lanes::script::beside_blocks;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::DISPLAYED_TO_USER;
 use crate::render::TOOL_ERROR_LINE;
 use crate::render::{rpc_error, show, Provenance};
-use crate::tool_result::beside_blocks;
 use crate::wire::{walk, Block, Message, Sink};
 
 /// Options of the history lane.

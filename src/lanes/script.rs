@@ -5,20 +5,15 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
-use crate::classify::{is_block, object_shape, ObjectKeys, ObjectShape as Shape};
+use crate::classify::{classify_block, is_block, object_shape, ObjectKeys, ObjectShape as Shape};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, KeySet, Mark, Peek, RawStr, Reader};
-use crate::lanes::convert::AgentBlock;
-use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents};
-
-use crate::classify::classify_block;
-use crate::lanes::convert::convert_class_deferred;
-use crate::reference::ReferenceRegistry;
-use crate::reference::Stubs;
-use crate::render::{self, Provenance};
+use crate::lanes::agent::{convert_class_deferred, AgentBlock};
+use crate::reference::{ReferenceRegistry, Stubs};
+use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
-use crate::wire::Block;
+use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents, Block};
 
 use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 
@@ -507,4 +502,46 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut text = String::with_capacity(128);
     render::show(&classify_block(block), lane.provenance, &mut shown, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
+}
+
+/// Whether a result's `structuredContent` only repeats its content, as the official
+/// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
+/// object whose one key is `content`, an array of as many content blocks as the result has.
+/// Such structured content is not shown again.
+pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
+    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(structured) else {
+        return false;
+    };
+    let Some(Value::Array(items)) = fields.get("content") else {
+        return false;
+    };
+    fields.len() == 1
+        && items.len() == blocks
+        && items.iter().all(|item| {
+            item.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(crate::classify::is_block_type)
+        })
+}
+
+/// What the model reads of a tool result beside its blocks, on every lane: the
+/// `structuredContent` shown where no text block is left for the model (and it does not just
+/// repeat the content), then the marker of a result left with nothing. The stubs in it are
+/// left to the caller to register where it shows the text.
+pub(crate) fn beside_blocks<'r>(
+    structured: Option<&str>,
+    shown: usize,
+    has_text: bool,
+    held: usize,
+    registry: &'r ReferenceRegistry,
+) -> Option<(String, Stubs<'r>)> {
+    if let (false, Some(structured)) = (has_text, structured) {
+        if !repeats_content(structured, shown + held) {
+            return Some(structured_text(structured, registry, Provenance::ToolResult));
+        }
+    }
+    (shown == 0).then(|| {
+        let marker = if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER };
+        (marker.to_owned(), Stubs::new(registry))
+    })
 }

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::lanes::convert::AgentBlock;
+use crate::lanes::agent::AgentBlock;
 use crate::prompt::AgentMessage;
 use crate::tool_result::AgentToolResult;
 
@@ -461,7 +461,7 @@ impl Target {
             return Some(check::NotSent::UnsupportedType);
         }
         match limit {
-            Some(limit) if crate::render::base64_decoded_len(data.as_bytes()) > limit => {
+            Some(limit) if crate::text::base64_decoded_len(data.as_bytes()) > limit => {
                 Some(check::NotSent::TooLarge(limit))
             }
             _ => None,
@@ -488,7 +488,7 @@ impl Target {
                 match self.refuses(b) {
                     None => b.clone(),
                     Some(reason) => {
-                        let size = crate::render::base64_decoded_len(data.as_bytes());
+                        let size = crate::text::base64_decoded_len(data.as_bytes());
                         AgentBlock::Text {
                             text: Cow::Owned(crate::render::not_sent(label, Some(mime_type), size, reason)),
                         }

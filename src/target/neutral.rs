@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use crate::lanes::convert::AgentBlock;
+use crate::lanes::agent::AgentBlock;
 use crate::tool_result::AgentToolResult;
 
 pub(super) fn blocks(blocks: &[AgentBlock<'_>]) -> Value {

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::lanes::convert::AgentBlock;
+use crate::lanes::agent::AgentBlock;
 use crate::render::{self, FOLLOWS, TOOL_ERROR};
 use crate::tool_result::AgentToolResult;
 

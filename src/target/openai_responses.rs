@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::lanes::convert::AgentBlock;
+use crate::lanes::agent::AgentBlock;
 use crate::render::TOOL_ERROR;
 use crate::tool_result::AgentToolResult;
 

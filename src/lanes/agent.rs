@@ -1,0 +1,216 @@
+//! One class as the agent's block: text, or media that passed the target's checks. Every
+//! lane that hands the model blocks (convert, script, tool results, prompts) makes them here.
+
+use std::borrow::Cow;
+
+use serde::{Serialize, Serializer};
+use serde_json::{json, Value};
+
+use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
+use crate::reference::{ReferenceRegistry, Stubs};
+use crate::render::{not_sent, show, Provenance};
+use crate::target::check::{check, Checked, Claim};
+use crate::target::Target;
+use crate::wire::{Block, MediaKind};
+
+/// A block as the agent reads it: text, or media it can see, hear or read.
+///
+/// Serializes to the crate's neutral JSON: `{"type":"text","text":…}`,
+/// `{"type":"image","mimeType":…,"data":…}`, `{"type":"audio","mimeType":…,"data":…}`,
+/// `{"type":"document","mimeType":…,"data":…}`. [`Target::blocks_json`] gives each provider's
+/// shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentBlock<'a> {
+    /// Text.
+    Text {
+        /// The text.
+        text: Cow<'a, str>,
+    },
+    /// An image that passed the target's checks.
+    Image {
+        /// The media type the bytes show.
+        mime_type: Cow<'a, str>,
+        /// The base64 data, without white space, padded.
+        data: Cow<'a, str>,
+    },
+    /// Audio that passed the target's checks.
+    Audio {
+        /// The media type the bytes show.
+        mime_type: Cow<'a, str>,
+        /// The base64 data, without white space, padded.
+        data: Cow<'a, str>,
+    },
+    /// A document (a PDF) that passed the target's checks.
+    Document {
+        /// The media type.
+        mime_type: Cow<'a, str>,
+        /// The base64 data, without white space, padded.
+        data: Cow<'a, str>,
+    },
+}
+
+impl AgentBlock<'_> {
+    /// The same block, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> AgentBlock<'static> {
+        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        match self {
+            AgentBlock::Text { text } => AgentBlock::Text { text: own(text) },
+            AgentBlock::Image { mime_type, data } => AgentBlock::Image {
+                mime_type: own(mime_type),
+                data: own(data),
+            },
+            AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
+                mime_type: own(mime_type),
+                data: own(data),
+            },
+            AgentBlock::Document { mime_type, data } => AgentBlock::Document {
+                mime_type: own(mime_type),
+                data: own(data),
+            },
+        }
+    }
+
+    /// The block in the crate's neutral JSON.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        match self {
+            AgentBlock::Text { text } => json!({"type": "text", "text": text}),
+            AgentBlock::Image { mime_type, data } => media_json("image", mime_type, data),
+            AgentBlock::Audio { mime_type, data } => media_json("audio", mime_type, data),
+            AgentBlock::Document { mime_type, data } => media_json("document", mime_type, data),
+        }
+    }
+
+    /// The text of a text block.
+    #[must_use]
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            AgentBlock::Text { text } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+fn media_json(kind: &str, mime_type: &str, data: &str) -> Value {
+    json!({"type": kind, "mimeType": mime_type, "data": data})
+}
+
+impl Serialize for AgentBlock<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+/// One block converted, as [`convert`] converts each (its stubs registered at once).
+#[must_use]
+pub(crate) fn convert_block<'a>(
+    block: &'a Block<'_>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> AgentBlock<'a> {
+    convert_class(classify_block(block), provenance, registry, target)
+}
+
+/// [`convert`](crate::convert) of a block already classified.
+fn convert_class<'a>(
+    class: Class<'a>,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> AgentBlock<'a> {
+    let mut stubs = Stubs::new(registry);
+    let mut out = convert_class_deferred(class, provenance, &mut stubs, target);
+    if let AgentBlock::Text { text } = &mut out {
+        registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+    }
+    out
+}
+
+/// [`convert_class`], the ids of the stubs it writes left to `stubs` (at their places in the
+/// text block it gives).
+pub(crate) fn convert_class_deferred<'a>(
+    class: Class<'a>,
+    provenance: Provenance,
+    stubs: &mut Stubs<'_>,
+    target: &Target,
+) -> AgentBlock<'a> {
+    match class {
+        Class::Text { text } | Class::EmbeddedText { text, .. } => AgentBlock::Text {
+            text: Cow::Borrowed(text),
+        },
+        Class::Media(m) => media_out(
+            m.kind.into(),
+            m.kind.as_str(),
+            Some(m.mime_type),
+            m.data,
+            m.size,
+            target,
+        ),
+        Class::EmbeddedBlob(EmbeddedBlob {
+            form: BlobForm::Text(text),
+            ..
+        }) => AgentBlock::Text { text: Cow::Owned(text) },
+        Class::EmbeddedBlob(EmbeddedBlob {
+            form: BlobForm::Media(kind),
+            mime_type,
+            data,
+            size,
+        }) => media_out(kind.into(), kind.as_str(), mime_type, data, size, target),
+        Class::EmbeddedBlob(blob) if target.pdf && blob.form == BlobForm::File && is_pdf(blob.mime_type) => {
+            media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
+        }
+        other => {
+            // A stub or a marker: room for most at once.
+            let mut text = String::with_capacity(128);
+            show(&other, provenance, stubs, &mut text);
+            AgentBlock::Text { text: Cow::Owned(text) }
+        }
+    }
+}
+
+impl From<MediaKind> for Claim {
+    fn from(kind: MediaKind) -> Self {
+        match kind {
+            MediaKind::Image => Claim::Image,
+            MediaKind::Audio => Claim::Audio,
+        }
+    }
+}
+
+fn is_pdf(mime_type: Option<&str>) -> bool {
+    // The commonest types need no parse.
+    match mime_type {
+        Some("application/pdf") => true,
+        Some("application/octet-stream" | "application/gzip" | "application/zip") | None => false,
+        Some(m) => m
+            .parse::<mime::Mime>()
+            .is_ok_and(|m| m.essence_str() == "application/pdf"),
+    }
+}
+
+/// Media as media where it passes the target's checks, else its marker with the reason.
+fn media_out<'a>(
+    claim: Claim,
+    label: &str,
+    declared: Option<&str>,
+    data: &'a [u8],
+    size: u64,
+    target: &Target,
+) -> AgentBlock<'a> {
+    match check(claim, declared, data, target) {
+        Checked::Send { mime_type, data } => {
+            let mime_type = Cow::Borrowed(mime_type);
+            match claim {
+                Claim::Image => AgentBlock::Image { mime_type, data },
+                Claim::Audio => AgentBlock::Audio { mime_type, data },
+                Claim::Pdf => AgentBlock::Document { mime_type, data },
+            }
+        }
+        Checked::NotSent(reason) => AgentBlock::Text {
+            text: Cow::Owned(not_sent(label, declared, size, reason)),
+        },
+    }
+}
