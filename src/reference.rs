@@ -585,24 +585,33 @@ pub(crate) struct Stubs<'r> {
 
 /// One stub written: where its id goes in the lane's output, and the record it stands for,
 /// its strings in [`Stubs::text`].
+/// Thirty-two bytes: a message of a million links holds a million of them until it is done.
 #[derive(Debug)]
 struct Shown {
     at: usize,
+    /// The claimed size, or [`NO_SIZE`].
+    size_bytes: u64,
     /// Where its strings start in [`Stubs::text`]: the uri, then each string present.
     start: u32,
     /// The lengths of the uri, name, media type, expiry and digest, in that order, one after
-    /// the other from `start`; [`ABSENT`] for a string not given.
-    lens: [u32; 5],
+    /// the other from `start`; [`ABSENT`] for a string not given. Each is bounded by what
+    /// classify admits (a uri of 4096 characters is at most 16 KiB).
+    lens: [u16; 5],
     source: ReferenceSource,
     disposition: Option<Disposition>,
-    size_bytes: Option<u64>,
 }
 
 /// The length of a stub's string that is not given.
-const ABSENT: u32 = u32::MAX;
+const ABSENT: u16 = u16::MAX;
+
+/// The size of a stub that claims none: no size is that large (sizes are exact JSON integers,
+/// below 2^53).
+const NO_SIZE: u64 = u64::MAX;
 
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
+
+const _: () = assert!(std::mem::size_of::<Shown>() <= 32);
 
 /// What a stub states of a record whose bytes a fetch verified.
 pub(crate) struct ShownVerified {
@@ -667,8 +676,7 @@ impl<'r> Stubs<'r> {
         for (len, string) in lens.iter_mut().zip(strings) {
             if let Some(string) = string {
                 self.text.push_str(string);
-                // Strings of a block are bounded far below 4 GiB (a uri at 4096 characters).
-                *len = u32::try_from(string.len()).unwrap_or(ABSENT - 1);
+                *len = u16::try_from(string.len()).unwrap_or(ABSENT - 1);
             }
         }
         let shown = Shown {
@@ -677,7 +685,7 @@ impl<'r> Stubs<'r> {
             lens,
             source: reference.source,
             disposition: reference.disposition,
-            size_bytes: reference.size_bytes,
+            size_bytes: reference.size_bytes.unwrap_or(NO_SIZE),
         };
         self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
@@ -728,7 +736,7 @@ impl<'r> Stubs<'r> {
         let [uri, name, mime_type, expires_at, digest] = shown.lens.map(|len| {
             (len != ABSENT).then(|| {
                 let from = at;
-                at += len as usize;
+                at += usize::from(len);
                 self.text.get(from..at).unwrap_or("")
             })
         });
@@ -740,7 +748,7 @@ impl<'r> Stubs<'r> {
             digest,
             source: shown.source,
             disposition: shown.disposition,
-            size_bytes: shown.size_bytes,
+            size_bytes: (shown.size_bytes != NO_SIZE).then_some(shown.size_bytes),
         }
     }
 }
