@@ -125,7 +125,7 @@ fn the_real_type_wins_over_the_declared_one() {
     );
     let out = convert(&embedded(&png(10), "image/jpeg"), &Target::anthropic());
     assert!(
-        matches!(out, AgentBlock::Image { ref mime_type, .. } if mime_type == "image/png"),
+        matches!(out, AgentBlock::Image { ref mime_type, .. } if *mime_type == "image/png"),
         "{out:?}"
     );
 }

@@ -437,7 +437,7 @@ fn has_text(blocks: &[AgentBlock<'_>], needle: &str) -> bool {
 fn has_media(blocks: &[AgentBlock<'_>], kind: &str, mime: Option<&str>) -> bool {
     blocks.iter().any(|b| match (kind, b) {
         ("image", AgentBlock::Image { mime_type, data }) | ("audio", AgentBlock::Audio { mime_type, data }) => {
-            !data.is_empty() && mime.is_none_or(|m| m == mime_type.as_ref())
+            !data.is_empty() && mime.is_none_or(|m| m == *mime_type)
         }
         _ => false,
     })

@@ -29,22 +29,22 @@ pub enum AgentBlock<'a> {
     },
     /// An image that passed the target's checks.
     Image {
-        /// The media type the bytes show.
-        mime_type: Cow<'a, str>,
+        /// The media type the bytes show, as the checks name it.
+        mime_type: &'static str,
         /// The base64 data, without white space, padded.
         data: Cow<'a, str>,
     },
     /// Audio that passed the target's checks.
     Audio {
-        /// The media type the bytes show.
-        mime_type: Cow<'a, str>,
+        /// The media type the bytes show, as the checks name it.
+        mime_type: &'static str,
         /// The base64 data, without white space, padded.
         data: Cow<'a, str>,
     },
     /// A document (a PDF) that passed the target's checks.
     Document {
-        /// The media type.
-        mime_type: Cow<'a, str>,
+        /// The media type, as the checks name it.
+        mime_type: &'static str,
         /// The base64 data, without white space, padded.
         data: Cow<'a, str>,
     },
@@ -58,15 +58,15 @@ impl AgentBlock<'_> {
         match self {
             AgentBlock::Text { text } => AgentBlock::Text { text: own(text) },
             AgentBlock::Image { mime_type, data } => AgentBlock::Image {
-                mime_type: own(mime_type),
+                mime_type,
                 data: own(data),
             },
             AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
-                mime_type: own(mime_type),
+                mime_type,
                 data: own(data),
             },
             AgentBlock::Document { mime_type, data } => AgentBlock::Document {
-                mime_type: own(mime_type),
+                mime_type,
                 data: own(data),
             },
         }
@@ -201,14 +201,11 @@ fn media_out<'a>(
     target: &Target,
 ) -> AgentBlock<'a> {
     match check(claim, declared, data, target) {
-        Checked::Send { mime_type, data } => {
-            let mime_type = Cow::Borrowed(mime_type);
-            match claim {
-                Claim::Image => AgentBlock::Image { mime_type, data },
-                Claim::Audio => AgentBlock::Audio { mime_type, data },
-                Claim::Pdf => AgentBlock::Document { mime_type, data },
-            }
-        }
+        Checked::Send { mime_type, data } => match claim {
+            Claim::Image => AgentBlock::Image { mime_type, data },
+            Claim::Audio => AgentBlock::Audio { mime_type, data },
+            Claim::Pdf => AgentBlock::Document { mime_type, data },
+        },
         Checked::NotSent(reason) => AgentBlock::Text {
             text: Cow::Owned(not_sent(label, declared, size, reason)),
         },

@@ -12,7 +12,6 @@ use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::script::beside_blocks;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
-use crate::target::check;
 use crate::target::Target;
 use crate::wire::{walk, Block, Message, RpcError, Sink};
 
@@ -359,16 +358,14 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
 }
 
 /// `out`, converted from `block`, each string it borrows kept borrowed for as long as the bytes
-/// live: its text, where it is the block's own text; a media type the checks name; anything
-/// else inside `bytes`. Any other string is copied.
+/// live: its text, where it is the block's own text; anything else inside `bytes`. Any other
+/// string is copied.
 fn rebased<'a>(out: AgentBlock<'_>, block: &Block<'a>, bytes: &'a [u8]) -> AgentBlock<'a> {
     let re = |s: Cow<'_, str>| -> Cow<'a, str> {
         match s {
             Cow::Borrowed(s) => match lasting_text(block) {
                 Some(text) if std::ptr::eq(text, s) => Cow::Borrowed(text),
-                _ => within(bytes, s)
-                    .or_else(|| check::known_mime_type(s))
-                    .map_or_else(|| Cow::Owned(s.to_owned()), Cow::Borrowed),
+                _ => within(bytes, s).map_or_else(|| Cow::Owned(s.to_owned()), Cow::Borrowed),
             },
             Cow::Owned(s) => Cow::Owned(s),
         }
@@ -376,15 +373,15 @@ fn rebased<'a>(out: AgentBlock<'_>, block: &Block<'a>, bytes: &'a [u8]) -> Agent
     match out {
         AgentBlock::Text { text } => AgentBlock::Text { text: re(text) },
         AgentBlock::Image { mime_type, data } => AgentBlock::Image {
-            mime_type: re(mime_type),
+            mime_type,
             data: re(data),
         },
         AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
-            mime_type: re(mime_type),
+            mime_type,
             data: re(data),
         },
         AgentBlock::Document { mime_type, data } => AgentBlock::Document {
-            mime_type: re(mime_type),
+            mime_type,
             data: re(data),
         },
     }

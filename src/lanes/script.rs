@@ -297,7 +297,7 @@ fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     out.push_str("{\"data\":\"");
     out.push_str(&data);
     out.push_str("\",\"mimeType\":");
-    write_str(out, &mime_type);
+    write_str(out, mime_type);
     out.push_str(",\"type\":\"");
     out.push_str(kind);
     out.push_str("\"}");

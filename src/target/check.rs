@@ -228,17 +228,6 @@ fn clean_base64(data: &[u8]) -> Option<Cow<'_, str>> {
     }
 }
 
-/// The media type `s` names, as the checks name it, where it is one of theirs.
-pub(crate) fn known_mime_type(s: &str) -> Option<&'static str> {
-    let images = ImageFormat::ALL.map(ImageFormat::mime_type);
-    let audio = AudioFormat::ALL.map(AudioFormat::mime_type);
-    images
-        .into_iter()
-        .chain(audio)
-        .chain(["application/pdf"])
-        .find(|m| *m == s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
