@@ -95,7 +95,7 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
     assert_eq!(
         blocks[4],
         AgentBlock::Image {
-            mime_type: "image/png".into(),
+            mime_type: "image/png",
             data: "iVBORw0KGgo=".into()
         }
     );
@@ -321,7 +321,7 @@ fn convert_block_gives_media_as_media_and_everything_else_as_its_history_text() 
     assert_eq!(
         convert_of(&image, Provenance::PushEvent),
         AgentBlock::Image {
-            mime_type: "image/png".into(),
+            mime_type: "image/png",
             data: "iVBORw0KGgo=".into()
         }
     );
@@ -329,7 +329,7 @@ fn convert_block_gives_media_as_media_and_everything_else_as_its_history_text() 
     assert_eq!(
         convert_of(&audio, Provenance::PushEvent),
         AgentBlock::Audio {
-            mime_type: "audio/wav".into(),
+            mime_type: "audio/wav",
             data: "UklGRiQAAABXQVZF".into()
         }
     );

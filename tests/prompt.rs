@@ -68,7 +68,7 @@ fn read_resource_contents_are_embedded_resources() {
     assert_eq!(
         blocks[1],
         AgentBlock::Image {
-            mime_type: "image/png".into(),
+            mime_type: "image/png",
             data: "iVBORw0KGgo=".into()
         }
     );

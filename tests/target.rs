@@ -119,13 +119,13 @@ fn the_real_type_wins_over_the_declared_one() {
     assert_eq!(
         out,
         AgentBlock::Image {
-            mime_type: "image/jpeg".into(),
+            mime_type: "image/jpeg",
             data: B64.encode(jpeg()).into()
         }
     );
     let out = convert(&embedded(&png(10), "image/jpeg"), &Target::anthropic());
     assert!(
-        matches!(out, AgentBlock::Image { ref mime_type, .. } if *mime_type == "image/png"),
+        matches!(out, AgentBlock::Image { mime_type, .. } if mime_type == "image/png"),
         "{out:?}"
     );
 }
@@ -147,7 +147,7 @@ fn base64_with_line_breaks_and_no_padding_goes_out_clean() {
     assert_eq!(
         out,
         AgentBlock::Image {
-            mime_type: "image/png".into(),
+            mime_type: "image/png",
             data: clean.into()
         }
     );
@@ -184,7 +184,7 @@ fn a_pdf_is_a_document_where_the_target_takes_one() {
     assert_eq!(
         convert(&block, &Target::anthropic()),
         AgentBlock::Document {
-            mime_type: "application/pdf".into(),
+            mime_type: "application/pdf",
             data: data.clone().into()
         }
     );

@@ -101,7 +101,7 @@ fn results_with_no_text_still_give_the_model_something() {
     assert_eq!(
         image.content,
         [AgentBlock::Image {
-            mime_type: "image/png".into(),
+            mime_type: "image/png",
             data: "iVBORw0KGgo=".into()
         }]
     );
