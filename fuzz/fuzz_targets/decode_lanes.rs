@@ -3,7 +3,8 @@
 //! block, and the two paths agree: both read the bytes or neither does, and where both do,
 //! the history lane is the same string with the same ids (a line of JSON compared as the value
 //! it is: a `Value` has lost the order of its keys), and its registry holds a record for
-//! each id it shows and no other (reading has no side effects).
+//! each id it shows and no other (reading has no side effects); the convert lane straight from
+//! the bytes gives what it gives from the decoded message, with the same records.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,17 +21,30 @@ fuzz_target!(|bytes: &[u8]| {
         decoded.as_ref().map(|_| ()).map_err(|e| e.kind()),
         "the bytes path and the Value path read the bytes alike"
     );
-    assert_eq!(one_pass.is_ok(), parsed.is_ok(), "history_json reads what Message::parse reads");
+    assert_eq!(one_pass.is_ok(), parsed.is_ok(), "history from bytes reads what Message::parse reads");
+    assert_eq!(
+        convert(bytes, Provenance::PushEvent, &ReferenceRegistry::with_seed(0), &Target::neutral()).is_ok(),
+        parsed.is_ok(),
+        "convert from bytes reads what Message::parse reads"
+    );
     if let (Ok(parsed), Ok(decoded), Ok(one_pass)) = (&parsed, &decoded, &one_pass) {
         let (a, b) = (ReferenceRegistry::with_seed(0), ReferenceRegistry::with_seed(0));
         let from_bytes = history(parsed, &a, &options).unwrap();
-        assert_eq!(&from_bytes, one_pass, "history_json and history agree");
+        assert_eq!(&from_bytes, one_pass, "history from the bytes and from the message agree");
         assert_eq!(
             lines(&from_bytes),
             lines(&history(decoded, &b, &options).unwrap()),
             "the bytes and the Value give one history"
         );
         assert_eq!(one_pass_registry.len(), ids(one_pass), "a record for each id shown, and no other");
+        // The convert lane straight from the bytes, and from the decoded message.
+        for target in [Target::neutral(), Target::anthropic()] {
+            let (c, d) = (ReferenceRegistry::with_seed(0), ReferenceRegistry::with_seed(0));
+            let streamed = convert(bytes, Provenance::PushEvent, &c, &target).expect("the bytes parse");
+            let collected = convert(parsed, Provenance::PushEvent, &d, &target).unwrap();
+            assert_eq!(streamed, collected, "convert from the bytes and from the message agree");
+            assert_eq!(c.records(), d.records(), "with the same records");
+        }
         lanes(parsed, &a);
         lanes(decoded, &b);
     }
