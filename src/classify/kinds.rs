@@ -557,6 +557,8 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), BLOCK_TYPES.len());
+        assert!(BLOCK_TYPES.iter().all(|(name, _)| is_block_type(name.as_bytes())));
+        assert!(!is_block_type(b"tool_result") && !is_block_type(b""));
         assert_eq!(Body::of(b"hologram"), None);
         assert_eq!(Body::of(b"Text"), None);
         assert_eq!(MediaKind::Image.as_str(), "image");
