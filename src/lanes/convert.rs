@@ -206,8 +206,9 @@ enum Place {
 impl<'a, 'r> Lane<'a, 'r> {
     fn new(provenance: Provenance, registry: &'r ReferenceRegistry, target: &'r Target) -> Self {
         Lane {
-            // Most messages have a few blocks: room for them at once.
-            content: Vec::with_capacity(4),
+            // Most messages have a few blocks: room for eight at once (320 bytes), grown as
+            // needed past them.
+            content: Vec::with_capacity(8),
             held_for_user: Vec::new(),
             has_text: false,
             provenance,
