@@ -525,6 +525,8 @@ impl ReferenceRegistry {
         self.len() == 0
     }
 
+    /// The id of counter `n`: `ref_` and its permuted counter in 13 base-36 digits, the most
+    /// significant first (what [`parse_id`] reads back).
     fn id_of(&self, n: u64) -> [u8; 17] {
         let mut id = *b"ref_0000000000000";
         let mut x = self.permute(n);
@@ -786,4 +788,34 @@ fn parse_id(id: &str) -> Option<u64> {
 /// An id as an error message may show it: cleaned and cut like any label.
 fn shown_id(id: &str) -> String {
     crate::text::clean_label(id).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_id, ReferenceRegistry};
+
+    #[test]
+    fn ids_read_back_as_their_permuted_counters() {
+        let registry = ReferenceRegistry::with_seed(9);
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let random = std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        });
+        for n in (0..2000)
+            .chain([u64::MAX, u64::MAX - 1, 1 << 63])
+            .chain(random.take(5000))
+        {
+            let id = registry.id_of(n);
+            let id = std::str::from_utf8(&id).unwrap();
+            assert!(
+                id.starts_with("ref_") && id[4..].bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
+                "{id}"
+            );
+            assert_eq!(parse_id(id), Some(registry.permute(n)), "{id}");
+            assert_eq!(registry.permute_back(registry.permute(n)), n);
+        }
+    }
 }
