@@ -119,14 +119,15 @@ fn convert_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
-    let mut lane = Lane::new(provenance, registry, target);
-    let mut sink = Streaming { lane, bytes };
+    let mut sink = Streaming {
+        lane: Lane::new(provenance, registry, target),
+        bytes,
+    };
     let shape = walk(bytes, &mut sink)?;
-    lane = sink.lane;
     if let Some(error) = shape.rpc_error() {
         return Ok(rpc_error_converted(error));
     }
-    Ok(lane.finish(
+    Ok(sink.lane.finish(
         shape
             .tool_result()
             .map(|(is_error, structured)| Tool { is_error, structured }),
