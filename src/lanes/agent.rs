@@ -50,24 +50,28 @@ pub enum AgentBlock<'a> {
     },
 }
 
-impl AgentBlock<'_> {
+impl<'a> AgentBlock<'a> {
     /// The same block, owning its strings.
     #[must_use]
     pub fn into_owned(self) -> AgentBlock<'static> {
-        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        self.map_strings(|s| Cow::Owned(s.into_owned()))
+    }
+
+    /// The same block, its text or data through `f`.
+    pub(crate) fn map_strings<'b>(self, f: impl FnOnce(Cow<'a, str>) -> Cow<'b, str>) -> AgentBlock<'b> {
         match self {
-            AgentBlock::Text { text } => AgentBlock::Text { text: own(text) },
+            AgentBlock::Text { text } => AgentBlock::Text { text: f(text) },
             AgentBlock::Image { mime_type, data } => AgentBlock::Image {
                 mime_type,
-                data: own(data),
+                data: f(data),
             },
             AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
                 mime_type,
-                data: own(data),
+                data: f(data),
             },
             AgentBlock::Document { mime_type, data } => AgentBlock::Document {
                 mime_type,
-                data: own(data),
+                data: f(data),
             },
         }
     }

@@ -372,21 +372,7 @@ fn rebased<'a>(out: AgentBlock<'_>, block: &Block<'a>, bytes: &'a [u8]) -> Agent
             Cow::Owned(s) => Cow::Owned(s),
         }
     };
-    match out {
-        AgentBlock::Text { text } => AgentBlock::Text { text: re(text) },
-        AgentBlock::Image { mime_type, data } => AgentBlock::Image {
-            mime_type,
-            data: re(data),
-        },
-        AgentBlock::Audio { mime_type, data } => AgentBlock::Audio {
-            mime_type,
-            data: re(data),
-        },
-        AgentBlock::Document { mime_type, data } => AgentBlock::Document {
-            mime_type,
-            data: re(data),
-        },
-    }
+    out.map_strings(re)
 }
 
 /// `s` as a slice of `bytes`, where it lies inside them.
