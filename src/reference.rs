@@ -699,10 +699,11 @@ impl<'r> Stubs<'r> {
         self.shown.len()
     }
 
-    /// Moves the stubs from the `from`th on `by` bytes on.
-    pub(crate) fn moved_from(&mut self, from: usize, by: usize) {
+    /// Moves the stubs from the `from`th on to `to(at)`: the text they were written in was
+    /// copied there.
+    pub(crate) fn moved_from(&mut self, from: usize, to: impl Fn(usize) -> usize) {
         for shown in self.shown.iter_mut().skip(from) {
-            shown.at += by;
+            shown.at = to(shown.at);
         }
     }
 

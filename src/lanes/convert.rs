@@ -250,7 +250,7 @@ impl<'a, 'r> Lane<'a, 'r> {
         };
         if self.stubs.len() > stubs {
             let base = self.written;
-            self.stubs.moved_from(stubs, base);
+            self.stubs.moved_from(stubs, |at| base + at);
             self.texts.push((base, place));
             // One past the text, so that no two texts share a place.
             self.written += len + 1;

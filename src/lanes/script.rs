@@ -82,7 +82,6 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
         provenance: Provenance::ScriptResult,
         media: Some(target),
         stubs: RefCell::new(Stubs::new(registry)),
-        shown: RefCell::new(Stubs::new(registry)),
     };
     transcode_all(bytes, &lane)
 }
@@ -103,7 +102,6 @@ pub(crate) fn structured_text<'r>(
         provenance,
         media: None,
         stubs: RefCell::new(Stubs::new(registry)),
-        shown: RefCell::new(Stubs::new(registry)),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     match transcode(json.as_bytes(), &lane) {
@@ -287,8 +285,9 @@ fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane
 /// Writes a block as the lane shows it, in the neutral JSON `script` gives (keys in its
 /// order), without building a `Value`.
 fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
+    let stubs = lane.stubs.borrow().len();
     let (kind, mime_type, data) = match agent_block(block, lane) {
-        AgentBlock::Text { text } => return write_text(out, &text, lane),
+        AgentBlock::Text { text } => return write_text(out, &text, stubs, lane),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
         AgentBlock::Document { mime_type, data } => ("document", mime_type, data),
@@ -303,16 +302,15 @@ fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     out.push_str("\"}");
 }
 
-/// Writes a text block; the stubs in `text` (taken from `lane.shown`) move to their places in
-/// `out`.
-fn write_text(out: &mut String, text: &str, lane: &Lane<'_>) {
+/// Writes a text block; the stubs in `text` (the lane's from the `stubs`th on) move to their
+/// places in `out`.
+fn write_text(out: &mut String, text: &str, stubs: usize, lane: &Lane<'_>) {
     out.push_str("{\"text\":");
     let start = out.len() + 1;
     write_str(out, text);
     out.push_str(",\"type\":\"text\"}");
-    let stubs = lane.shown.replace(Stubs::new(lane.registry));
     let plain = is_plain(text.as_bytes());
-    lane.stubs.borrow_mut().append(stubs, |at| {
+    lane.stubs.borrow_mut().moved_from(stubs, |at| {
         // Where the text was escaped, each stub moved by the escapes before it.
         let before = if plain {
             at
@@ -486,21 +484,20 @@ struct Lane<'r> {
     /// The target media is checked against, or `None` where media is shown as its marker.
     media: Option<&'r Target>,
     /// The stubs written into the output, registered when the walk is done: what a walk
-    /// takes back is never registered.
+    /// takes back is never registered. Those of the block being shown are at their places in
+    /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
-    /// The stubs of the block being shown, at their places in its text.
-    shown: RefCell<Stubs<'r>>,
 }
 
 /// What a block is on this walk: its `convert` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
 fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
-    let mut shown = lane.shown.borrow_mut();
+    let mut stubs = lane.stubs.borrow_mut();
     if let Some(target) = lane.media {
-        return convert_class_deferred(classify_block(block), lane.provenance, &mut shown, target);
+        return convert_class_deferred(classify_block(block), lane.provenance, &mut stubs, target);
     }
     let mut text = String::with_capacity(128);
-    render::show(&classify_block(block), lane.provenance, &mut shown, &mut text);
+    render::show(&classify_block(block), lane.provenance, &mut stubs, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
 }
 
