@@ -451,8 +451,9 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
         Some(Body::Text) => read_text_block(r, &mut seq),
         Some(Body::Media(kind)) => read_media_block(r, &mut seq, kind),
         Some(Body::Resource) => read_resource_block(r, &mut seq),
-        // The rest are read with every field.
-        Some(Body::ResourceLink) | None => Ok(None),
+        // Every other type (and a type of a body no fast reader knows) is read with every
+        // field.
+        _ => Ok(None),
     }
 }
 
