@@ -168,6 +168,24 @@ pub fn base64_decoded_len(data: &[u8]) -> u64 {
 mod tests {
     use super::*;
 
+    /// Labels the quick test of plainness must send to the slow path: every byte counts, an
+    /// even number of them as much as an odd one (bytes told by bits, so no two may cancel).
+    #[test]
+    fn a_label_is_plain_only_where_every_byte_is() {
+        for (raw, clean) in [
+            ("x\u{061C}y", "xy"),
+            ("a\u{85}b", "a b"),
+            ("[[ref]]", "((ref))"),
+            ("[x]", "(x)"),
+            ("a\u{7f}\u{7f}b", "ab"),
+            ("\u{1}\u{1}x", "x"),
+            ("café", "café"),
+            ("plain label", "plain label"),
+        ] {
+            assert_eq!(clean_label(raw).as_deref(), Some(clean), "{raw:?}");
+        }
+    }
+
     #[test]
     fn sizes_switch_units_where_rounding_reaches_the_next() {
         assert_eq!(format_size(0), "0B");
