@@ -173,16 +173,23 @@ mod tests {
     #[test]
     fn a_label_is_plain_only_where_every_byte_is() {
         for (raw, clean) in [
-            ("x\u{061C}y", "xy"),
-            ("a\u{85}b", "a b"),
-            ("[[ref]]", "((ref))"),
-            ("[x]", "(x)"),
-            ("a\u{7f}\u{7f}b", "ab"),
-            ("\u{1}\u{1}x", "x"),
-            ("café", "café"),
-            ("plain label", "plain label"),
+            ("x\u{061C}y", Some("xy")),
+            ("a\u{85}b", Some("a b")),
+            ("[[ref]]", Some("((ref))")),
+            ("[x]", Some("(x)")),
+            ("[[", Some("((")),
+            ("]]", Some("))")),
+            ("a\u{7f}\u{7f}b", Some("ab")),
+            ("\u{1}\u{1}x", Some("x")),
+            ("\u{1}\u{2}", None),
+            ("\u{FF3B}\u{FF3D}", Some("()")),
+            (" x", Some("x")),
+            ("x ", Some("x")),
+            ("café", Some("café")),
+            ("a ~ b", Some("a ~ b")),
+            ("plain label", Some("plain label")),
         ] {
-            assert_eq!(clean_label(raw).as_deref(), Some(clean), "{raw:?}");
+            assert_eq!(clean_label(raw).as_deref(), clean, "{raw:?}");
         }
     }
 
