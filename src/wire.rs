@@ -171,6 +171,15 @@ pub(crate) fn nests_too_deep(value: &Value) -> bool {
     false
 }
 
+/// A message's `Value` as the JSON bytes the one walk reads; an error where it nests deeper
+/// than the walk reads.
+pub(crate) fn json_of(value: &Value) -> Result<Vec<u8>, Error> {
+    if nests_too_deep(value) {
+        return Err(Error::new(ErrorKind::Json, "value nests deeper than 127 levels"));
+    }
+    Ok(value.to_string().into_bytes())
+}
+
 impl<'a> Block<'a> {
     /// Decodes one content block from a [`Value`]. Never fails: a bad block is
     /// [`BlockKind::Malformed`], an unknown one [`BlockKind::Unknown`].
@@ -1229,11 +1238,7 @@ impl<'a> Message<'a> {
     /// Decodes the message in a [`Value`], as [`Message::parse`] does its bytes. The bytes path
     /// borrows; this one owns.
     pub fn decode(value: &Value) -> Result<Message<'static>, Error> {
-        if nests_too_deep(value) {
-            return Err(Error::new(ErrorKind::Json, "value nests deeper than 127 levels"));
-        }
-        let bytes = value.to_string().into_bytes();
-        Message::parse(&bytes).map(Message::into_owned)
+        Message::parse(&json_of(value)?).map(Message::into_owned)
     }
 
     /// Every block of the message, in order (prompt messages one after the other).

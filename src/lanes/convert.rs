@@ -3,17 +3,15 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
 use crate::classify::{classify_block, for_user_only, lasting_text, Class};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::script::beside_blocks;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
 use crate::target::Target;
-use crate::wire::{walk, Block, Message, RpcError, Sink};
+use crate::wire::{json_of, walk, Block, Message, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
 /// user.
@@ -141,14 +139,6 @@ fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
         }],
         held_for_user: Vec::new(),
     }
-}
-
-/// A `Value` as JSON bytes, for the one walk.
-pub(crate) fn json_of(value: &Value) -> Result<Vec<u8>, Error> {
-    if crate::wire::nests_too_deep(value) {
-        return Err(Error::new(ErrorKind::Json, "value nests deeper than 127 levels"));
-    }
-    Ok(value.to_string().into_bytes())
 }
 
 /// Every block of `message` converted, as [`convert`] converts them; the tool-result lane

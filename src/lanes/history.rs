@@ -3,13 +3,12 @@
 use crate::classify::{classify_block, for_user_only, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
-use crate::lanes::convert::json_of;
 use crate::lanes::script::beside_blocks;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::DISPLAYED_TO_USER;
 use crate::render::TOOL_ERROR_LINE;
 use crate::render::{rpc_error, show, Provenance};
-use crate::wire::{walk, Block, Message, Sink};
+use crate::wire::{json_of, walk, Block, Message, Sink};
 
 /// Options of the history lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
