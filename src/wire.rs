@@ -1241,6 +1241,16 @@ impl<'a> Message<'a> {
         Message::parse(&json_of(value)?).map(Message::into_owned)
     }
 
+    /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
+    /// text (what every lane shows beside its blocks), as [`MessageShape::tool_result`] gives
+    /// it for the walk.
+    pub(crate) fn tool_result(&self) -> Option<(bool, Option<&str>)> {
+        match self {
+            Message::ToolResult(result) => Some((result.is_error, result.structured_content.as_deref())),
+            _ => None,
+        }
+    }
+
     /// Every block of the message, in order (prompt messages one after the other).
     #[must_use]
     pub fn blocks(&self) -> Box<dyn Iterator<Item = &Block<'a>> + '_> {

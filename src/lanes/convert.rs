@@ -79,13 +79,7 @@ pub fn convert<'a>(
             Ok(convert_bytes(&bytes, provenance, registry, target)?.into_owned())
         }
         Source::Message(message) => Ok(convert_message(message, provenance, registry, target)),
-        Source::Blocks(blocks) => {
-            let mut lane = Lane::new(provenance, registry, target);
-            for block in blocks {
-                lane.push(block);
-            }
-            Ok(lane.finish(None))
-        }
+        Source::Blocks(blocks) => Ok(Lane::of(blocks, provenance, registry, target).finish(None)),
     }
 }
 
@@ -99,15 +93,7 @@ pub(crate) fn convert_message<'a>(
     if let Message::RpcError(error) = message {
         return rpc_error_converted(error);
     }
-    let mut lane = Lane::new(provenance, registry, target);
-    for block in message.blocks() {
-        lane.push(block);
-    }
-    let tool = match message {
-        Message::ToolResult(result) => Some((result.is_error, result.structured_content.as_deref())),
-        _ => None,
-    };
-    lane.finish(tool.map(|(is_error, structured)| Tool { is_error, structured }))
+    Lane::of(message.blocks(), provenance, registry, target).finish(message.tool_result())
 }
 
 /// [`convert`] of JSON bytes, in one pass.
@@ -125,11 +111,7 @@ fn convert_bytes<'a>(
     if let Some(error) = shape.rpc_error() {
         return Ok(rpc_error_converted(error));
     }
-    Ok(sink.lane.finish(
-        shape
-            .tool_result()
-            .map(|(is_error, structured)| Tool { is_error, structured }),
-    ))
+    Ok(sink.lane.finish(shape.tool_result()))
 }
 
 fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
@@ -150,24 +132,8 @@ pub(crate) fn converted_blocks<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Converted<'a> {
-    let mut lane = Lane::new(provenance, registry, target);
-    for block in message.blocks() {
-        lane.push(block);
-    }
-    let structured = match message {
-        Message::ToolResult(result) => result.structured_content.as_deref(),
-        _ => None,
-    };
-    lane.finish(Some(Tool {
-        is_error: false,
-        structured,
-    }))
-}
-
-/// What a tool result shows beside its blocks.
-struct Tool<'s> {
-    is_error: bool,
-    structured: Option<&'s str>,
+    let structured = message.tool_result().and_then(|(_, structured)| structured);
+    Lane::of(message.blocks(), provenance, registry, target).finish(Some((false, structured)))
 }
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
@@ -211,18 +177,28 @@ impl<'a, 'r> Lane<'a, 'r> {
         }
     }
 
-    /// Converts a block the lane may borrow from.
-    fn push(&mut self, block: &'a Block<'_>) {
-        let stubs = self.stubs.len();
-        let out = self.convert(block);
-        self.keep(out, stubs, for_user_only(block));
+    /// The lane over decoded blocks, which it may borrow from.
+    fn of<'b: 'a>(
+        blocks: impl IntoIterator<Item = &'a Block<'b>>,
+        provenance: Provenance,
+        registry: &'r ReferenceRegistry,
+        target: &'r Target,
+    ) -> Self {
+        let mut lane = Lane::new(provenance, registry, target);
+        for block in blocks {
+            let for_user = for_user_only(block);
+            let stubs = lane.stubs.len();
+            let out = lane.convert(block, for_user);
+            lane.keep(out, stubs, for_user);
+        }
+        lane
     }
 
-    /// Converts one block into its agent block, the stubs written in it kept at their places
-    /// in its text.
-    fn convert<'b>(&mut self, block: &'b Block<'_>) -> AgentBlock<'b> {
+    /// Converts one block (`for_user`: its audience leaves out the assistant) into its agent
+    /// block, the stubs written in it kept at their places in its text.
+    fn convert<'b>(&mut self, block: &'b Block<'_>, for_user: bool) -> AgentBlock<'b> {
         let class = classify_block(block);
-        if !for_user_only(block) {
+        if !for_user {
             self.has_text |= matches!(class, Class::Text { .. });
         }
         convert_class_deferred(class, self.provenance, &mut self.stubs, self.target)
@@ -267,10 +243,11 @@ impl<'a, 'r> Lane<'a, 'r> {
     }
 
     /// The blocks, with what a tool result shows beside them, every stub's id written.
-    fn finish(mut self, tool: Option<Tool<'_>>) -> Converted<'a> {
-        if let Some(tool) = &tool {
+    /// `tool`, for a tool result: its `isError` and its `structuredContent`.
+    fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
+        if let Some((_, structured)) = tool {
             let beside = beside_blocks(
-                tool.structured,
+                structured,
                 self.content.len(),
                 self.has_text,
                 self.held_for_user.len(),
@@ -307,7 +284,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                 text.to_mut().replace_range(at..at + id.len(), id);
             }
         });
-        if tool.is_some_and(|tool| tool.is_error) {
+        if let Some((true, _)) = tool {
             content.insert(
                 0,
                 AgentBlock::Text {
@@ -332,9 +309,10 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
     }
 
     fn look(&mut self, block: &Block<'a>) -> bool {
+        let for_user = for_user_only(block);
         let stubs = self.lane.stubs.len();
-        let out = rebased(self.lane.convert(block), block, self.bytes);
-        self.lane.keep(out, stubs, for_user_only(block));
+        let out = rebased(self.lane.convert(block, for_user), block, self.bytes);
+        self.lane.keep(out, stubs, for_user);
         true
     }
 

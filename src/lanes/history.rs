@@ -80,11 +80,7 @@ fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options:
     for block in message.blocks() {
         render.push(block);
     }
-    let tool = match message {
-        Message::ToolResult(result) => Some((result.is_error, result.structured_content.as_deref())),
-        _ => None,
-    };
-    render.finish(options.budget, tool)
+    render.finish(options.budget, message.tool_result())
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
