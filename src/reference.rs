@@ -587,6 +587,7 @@ pub(crate) struct Stubs<'r> {
 
 /// One stub written: where its id goes in the lane's output, and the record it stands for,
 /// its strings in [`Stubs::text`].
+///
 /// Thirty-two bytes: a message of a million links holds a million of them until it is done.
 #[derive(Debug)]
 struct Shown {
@@ -603,6 +604,8 @@ struct Shown {
     disposition: Option<Disposition>,
 }
 
+const _: () = assert!(std::mem::size_of::<Shown>() <= 32);
+
 /// The length of a stub's string that is not given.
 const ABSENT: u16 = u16::MAX;
 
@@ -612,8 +615,6 @@ const NO_SIZE: u64 = u64::MAX;
 
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
-
-const _: () = assert!(std::mem::size_of::<Shown>() <= 32);
 
 /// What a stub states of a record whose bytes a fetch verified.
 pub(crate) struct ShownVerified {
@@ -704,13 +705,6 @@ impl<'r> Stubs<'r> {
     pub(crate) fn moved_from(&mut self, from: usize, to: impl Fn(usize) -> usize) {
         for shown in self.shown.iter_mut().skip(from) {
             shown.at = to(shown.at);
-        }
-    }
-
-    /// Moves every stub `by` bytes on: that much was written before them.
-    pub(crate) fn moved(&mut self, by: usize) {
-        for shown in &mut self.shown {
-            shown.at += by;
         }
     }
 

@@ -107,7 +107,8 @@ impl Serialize for AgentBlock<'_> {
     }
 }
 
-/// One block converted, as [`convert`] converts each (its stubs registered at once).
+/// One block converted, as [`convert`](crate::convert) converts each (its stubs registered at
+/// once).
 #[must_use]
 pub(crate) fn convert_block<'a>(
     block: &'a Block<'_>,
@@ -115,26 +116,16 @@ pub(crate) fn convert_block<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentBlock<'a> {
-    convert_class(classify_block(block), provenance, registry, target)
-}
-
-/// [`convert`](crate::convert) of a block already classified.
-fn convert_class<'a>(
-    class: Class<'a>,
-    provenance: Provenance,
-    registry: &ReferenceRegistry,
-    target: &Target,
-) -> AgentBlock<'a> {
     let mut stubs = Stubs::new(registry);
-    let mut out = convert_class_deferred(class, provenance, &mut stubs, target);
+    let mut out = convert_class_deferred(classify_block(block), provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
         registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
     }
     out
 }
 
-/// [`convert_class`], the ids of the stubs it writes left to `stubs` (at their places in the
-/// text block it gives).
+/// A class as its agent block, the ids of the stubs it writes left to `stubs` (at their places
+/// in the text block it gives), for the lane to register when it knows it shows them.
 pub(crate) fn convert_class_deferred<'a>(
     class: Class<'a>,
     provenance: Provenance,

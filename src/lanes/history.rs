@@ -172,7 +172,7 @@ impl<'r> Render<'r> {
         if let Some((true, _)) = tool {
             let line = format!("{TOOL_ERROR_LINE}\n");
             self.out.insert_str(0, &line);
-            self.stubs.moved(line.len());
+            self.stubs.moved_from(0, |at| at + line.len());
             for range in self.atomic.iter_mut().flatten() {
                 *range = range.start + line.len()..range.end + line.len();
             }
