@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::wire::{Block, Message};
 
-/// What a lane can read. Implemented for JSON (`&[u8]`, `&Vec<u8>`, `&str`, `&String`,
-/// `&serde_json::Value`) and for what this crate decoded (`&Message`, `&Block`, `&[Block]`,
+/// What a lane can read. Implemented for JSON (`&[u8]`, `&[u8; N]`, `&Vec<u8>`, `&str`,
+/// `&String`, `&serde_json::Value`) and for what this crate decoded (`&Message`, `&Block`, `&[Block]`,
 /// `&Vec<Block>`). Sealed: the lanes know each.
 ///
 /// JSON bytes are read in one pass, each block shown as it is read, strings borrowed: the
@@ -18,8 +18,8 @@ pub trait Input<'a>: sealed::Sealed {
     fn source(self) -> Source<'a>;
 }
 
-/// JSON, for the lane that reads any JSON, [`script`](crate::script): `&[u8]`, `&Vec<u8>`,
-/// `&str`, `&String`, `&serde_json::Value`. Sealed.
+/// JSON, for the lane that reads any JSON, [`script`](crate::script): `&[u8]`, `&[u8; N]`,
+/// `&Vec<u8>`, `&str`, `&String`, `&serde_json::Value`. Sealed.
 pub trait Json<'a>: Input<'a> {
     #[doc(hidden)]
     fn json(self) -> JsonSource<'a>;

@@ -5,9 +5,7 @@ use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::script::beside_blocks;
 use crate::reference::{ReferenceRegistry, Stubs};
-use crate::render::DISPLAYED_TO_USER;
-use crate::render::TOOL_ERROR_LINE;
-use crate::render::{rpc_error, show, Provenance};
+use crate::render::{rpc_error, show, Provenance, DISPLAYED_TO_USER, TOOL_ERROR_LINE};
 use crate::wire::{json_of, walk, Block, Message, Sink};
 
 /// Options of the history lane.
@@ -62,13 +60,7 @@ pub fn history<'a>(
         Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, registry, options),
         Source::Json(JsonSource::Value(value)) => history_bytes(&json_of(value)?, registry, options),
         Source::Message(message) => Ok(history_message(message, registry, options)),
-        Source::Blocks(blocks) => {
-            let mut render = Render::new(registry, options);
-            for block in blocks {
-                render.push(block);
-            }
-            Ok(render.finish(options.budget, None))
-        }
+        Source::Blocks(blocks) => Ok(Render::of(blocks, registry, options).finish(options.budget, None)),
     }
 }
 
@@ -76,11 +68,7 @@ fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options:
     if let Message::RpcError(error) = message {
         return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
-    let mut render = Render::new(registry, options);
-    for block in message.blocks() {
-        render.push(block);
-    }
-    render.finish(options.budget, message.tool_result())
+    Render::of(message.blocks(), registry, options).finish(options.budget, message.tool_result())
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
@@ -123,6 +111,19 @@ impl<'r> Render<'r> {
             stubs: Stubs::new(registry),
             provenance: options.provenance,
         }
+    }
+
+    /// The string of decoded blocks, rendered.
+    fn of<'b, 'c: 'b>(
+        blocks: impl IntoIterator<Item = &'b Block<'c>>,
+        registry: &'r ReferenceRegistry,
+        options: &HistoryOptions,
+    ) -> Self {
+        let mut render = Render::new(registry, options);
+        for block in blocks {
+            render.push(block);
+        }
+        render
     }
 
     fn push(&mut self, block: &Block<'_>) {
