@@ -815,6 +815,40 @@ pub(crate) fn as_u53(number: &str) -> Option<u64> {
     (f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0).then_some(f as u64)
 }
 
+/// Writes a JSON number by its value, so that the same JSON written by any library reads the
+/// same: a whole number within 64 bits as its digits (`1.0`, `1e2`, `-0` give `1`, `100`, `0`),
+/// any other as the shortest decimal that reads back as the same `f64`, as `serde_json` writes
+/// it (`2.50` gives `2.5`, `1e300` gives `1e+300`). A number beyond `f64`'s range (`1e400`) is
+/// kept as written: no library reads it as a number.
+pub(crate) fn write_number(out: &mut String, number: &str) {
+    // -2^63 and 2^64, exactly.
+    const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    let whole = !number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+    // Digits that fit 64 bits are their value written already (JSON has no leading zeros).
+    if whole && number != "-0" && (number.parse::<i64>().is_ok() || number.parse::<u64>().is_ok()) {
+        out.push_str(number);
+        return;
+    }
+    let value = match number.parse::<f64>() {
+        Ok(value) if value.is_finite() => value,
+        _ => return out.push_str(number),
+    };
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, and in range
+    if value.fract() == 0.0 && (I64_MIN..U64_END).contains(&value) {
+        if value < 0.0 {
+            out.push_str(&(value as i64).to_string());
+        } else {
+            out.push_str(&(value as u64).to_string());
+        }
+        return;
+    }
+    match serde_json::Number::from_f64(value) {
+        Some(n) => out.push_str(&n.to_string()),
+        None => out.push_str(number),
+    }
+}
+
 /// A deterministic pseudo-random sequence for tests: the next of Marsaglia's xorshift64.
 #[cfg(test)]
 pub(crate) fn xorshift(state: &mut u64) -> u64 {
@@ -1117,5 +1151,88 @@ mod tests {
         assert_eq!(r.position(), 1);
         assert!(r.eat(b"\"text\""));
         r.finish().unwrap();
+    }
+
+    fn written(number: &str) -> String {
+        let mut out = String::new();
+        write_number(&mut out, number);
+        out
+    }
+
+    #[test]
+    fn a_number_is_written_by_its_value() {
+        for (number, shown) in [
+            ("0", "0"),
+            ("-0", "0"),
+            ("-0.0", "0"),
+            ("1", "1"),
+            ("1.0", "1"),
+            ("1E2", "100"),
+            ("10e-1", "1"),
+            ("-7", "-7"),
+            ("-7.000", "-7"),
+            ("2.50", "2.5"),
+            ("0.1", "0.1"),
+            ("1e-7", "1e-7"),
+            ("1.5e-07", "1.5e-7"),
+            ("1e-400", "0"),
+            ("1e+16", "10000000000000000"),
+            ("1e19", "10000000000000000000"),
+            // 2^64 and past it: no longer 64 bits, so the shortest decimal.
+            ("18446744073709551616", "1.8446744073709552e+19"),
+            ("1e20", "1e+20"),
+            ("1e300", "1e+300"),
+            ("-1.5e300", "-1.5e+300"),
+            // 64 bits exactly, either sign.
+            ("18446744073709551615", "18446744073709551615"),
+            ("-9223372036854775808", "-9223372036854775808"),
+            ("-9223372036854775809", "-9223372036854775808"),
+            ("123456789012345678901234567890", "1.2345678901234568e+29"),
+            ("1023.9999999999999", "1023.9999999999999"),
+            // Beyond f64: as written.
+            ("1e400", "1e400"),
+            ("-1e400", "-1e400"),
+        ] {
+            assert_eq!(written(number), shown, "{number}");
+            // What is written is written again as itself, and means what the number did.
+            assert_eq!(written(shown), shown, "{shown}");
+            let (a, b) = (number.parse::<f64>().unwrap(), shown.parse::<f64>().unwrap());
+            #[allow(clippy::float_cmp)] // the same value exactly (`-0.0` is `0.0`)
+            let same = a == b;
+            assert!(same, "{number} {shown}");
+        }
+    }
+
+    /// Any `f64`, written as `serde_json`, Python (`1e+16`, `1.0`) or JavaScript (`1e+21`,
+    /// `1`) write it, is written the same.
+    #[test]
+    fn a_number_written_by_any_library_is_written_the_same() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let bits = xorshift(&mut state);
+            let value = match bits % 4 {
+                0 => f64::from_bits(bits),
+                #[allow(clippy::cast_precision_loss)]
+                1 => (bits >> 11) as f64,
+                2 => f64::from(u32::try_from(bits >> 40).unwrap()) / 8.0,
+                _ => -f64::from(u32::try_from(bits >> 44).unwrap()),
+            };
+            if !value.is_finite() {
+                continue;
+            }
+            let serde = serde_json::Number::from_f64(value).unwrap().to_string();
+            let exp = format!("{value:e}");
+            let debug = format!("{value:?}");
+            let shown = written(&serde);
+            // JavaScript's digits of a whole number past 2^53 name another number (its own loss).
+            let display = format!("{value}");
+            let whole_past_53 = value.fract() == 0.0 && value.abs() >= 9_007_199_254_740_992.0;
+            for spelling in [&exp, &debug, &exp.replace('e', "e+"), &display] {
+                if spelling.contains("e+-") || (whole_past_53 && spelling == &display) {
+                    continue;
+                }
+                assert_eq!(written(spelling), shown, "{spelling} against {serde}");
+            }
+        }
     }
 }

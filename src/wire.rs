@@ -241,13 +241,18 @@ impl<'a> Block<'a> {
     }
 }
 
-/// A JSON number as an `i64`, where `serde_json` reads it as one: digits with no fraction or
-/// exponent, in range, and not `-0` (which `serde_json` reads as the float `-0.0`).
+/// A JSON number as an `i64`, where its value is a whole number in range: `-32602`, and
+/// `-32602.0` or `-3.2602e4` too (JavaScript writes no fraction of a whole number, Python
+/// keeps one, so the same code reads the same however it was written; `-0` is `0`).
 fn json_integer(number: &str) -> Option<i64> {
-    if number == "-0" || number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
-        return None;
+    if let Ok(n) = number.parse() {
+        return Some(n);
     }
-    number.parse().ok()
+    let value = number.parse::<f64>().ok()?;
+    // -2^63 and 2^63, exactly.
+    #[allow(clippy::cast_possible_truncation)] // whole, and in range
+    (value.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&value))
+        .then_some(value as i64)
 }
 
 /// A key's name: its raw bytes, or its text where it has an escape. Inlined: a key is
@@ -1412,6 +1417,26 @@ mod tests {
                     assert_eq!(a.0, b.0, "{first}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn an_error_code_is_read_by_its_value() {
+        for (number, code) in [
+            ("-32602", Some(-32602)),
+            ("-32602.0", Some(-32602)),
+            ("-3.2602e4", Some(-32602)),
+            ("-0", Some(0)),
+            ("-0.0", Some(0)),
+            ("9223372036854775807", Some(i64::MAX)),
+            ("-9223372036854775808", Some(i64::MIN)),
+            ("-9.223372036854775808e18", Some(i64::MIN)),
+            ("9223372036854775808", None),
+            ("9.223372036854775808e18", None),
+            ("-32602.5", None),
+            ("1e400", None),
+        ] {
+            assert_eq!(json_integer(number), code, "{number}");
         }
     }
 }

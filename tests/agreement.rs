@@ -59,15 +59,18 @@ impl Json {
         }
     }
 
-    fn write(&self, spaced: bool, out: &mut String) {
+    fn write(&self, spaced: bool, odd: bool, out: &mut String) {
         let (comma, colon) = if spaced { (", ", ": ") } else { (",", ":") };
         match self {
+            Json::Scalar(Value::Number(n)) if odd && n.is_f64() => {
+                out.push_str(&odd_spelling(n.as_f64().unwrap_or(0.0)));
+            }
             Json::Scalar(v) => out.push_str(&v.to_string()),
             Json::Array(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     out.push_str(if i == 0 { "" } else { comma });
-                    item.write(spaced, out);
+                    item.write(spaced, odd, out);
                 }
                 out.push(']');
             }
@@ -77,7 +80,7 @@ impl Json {
                     out.push_str(if i == 0 { "" } else { comma });
                     out.push_str(&Value::String(k.clone()).to_string());
                     out.push_str(colon);
-                    v.write(spaced, out);
+                    v.write(spaced, odd, out);
                 }
                 out.push('}');
             }
@@ -86,7 +89,15 @@ impl Json {
 
     fn text(&self, spaced: bool) -> String {
         let mut out = String::new();
-        self.write(spaced, &mut out);
+        self.write(spaced, false, &mut out);
+        out
+    }
+
+    /// The text with every float spelt another way that means the same (`2.5` as `2.50e0`,
+    /// `1e16` as `1e+16`, `0.5` as `5e-1`), as another library might write it.
+    fn text_spelt_oddly(&self, spaced: bool) -> String {
+        let mut out = String::new();
+        self.write(spaced, true, &mut out);
         out
     }
 
@@ -109,6 +120,23 @@ impl Json {
             }
         }
     }
+}
+
+/// `value` spelt as no `serde_json` writes it, but meaning the same `f64`: its shortest digits
+/// in exponent form, a zero after them, and the exponent's sign always written (as Python writes
+/// `1e+16`).
+fn odd_spelling(value: f64) -> String {
+    let spelt = format!("{value:e}");
+    let (digits, exponent) = spelt.split_once('e').expect("exponent form");
+    let digits = if digits.contains('.') {
+        format!("{digits}0")
+    } else {
+        format!("{digits}.0")
+    };
+    let exponent = exponent
+        .strip_prefix('-')
+        .map_or_else(|| format!("+{exponent}"), |e| format!("-0{e}"));
+    format!("{digits}e{exponent}")
 }
 
 /// Reads JSON as JavaScript's `JSON.parse` and Python's `json.loads` do: a repeated key keeps
@@ -446,6 +474,22 @@ fn decoys() -> Vec<Json> {
     .collect()
 }
 
+/// Numbers as results hold them: whole and not, small, large, negative, any `f64`.
+fn numbers() -> BoxedStrategy<Vec<Value>> {
+    let number = prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        (-1000i32..1000).prop_map(|n| Value::from(f64::from(n) / 4.0)),
+        (-1000i32..1000).prop_map(|n| Value::from(f64::from(n))),
+        prop::sample::select(vec![0.0, -0.0, 1e16, 1e21, 1e-7, 2f64.powi(53), 2f64.powi(64), 0.1])
+            .prop_map(Value::from),
+    ];
+    prop::collection::vec(number, 0..4).boxed()
+}
+
 /// Messages of every container the crate reads.
 fn message() -> BoxedStrategy<Value> {
     let block = block().boxed();
@@ -459,7 +503,7 @@ fn message() -> BoxedStrategy<Value> {
         1 => blocks().prop_map(|b| json!({"jsonrpc": "2.0", "id": 2, "result": {"contents": b}})),
         1 => (any::<i64>(), "[ -~]{0,20}").prop_map(|(code, message)| json!({"jsonrpc": "2.0", "id": 3,
             "error": {"code": code, "message": message}})),
-        1 => blocks().prop_map(|b| json!({"content": b, "structuredContent": {"rows": b}})),
+        1 => (blocks(), numbers()).prop_map(|(b, n)| json!({"content": b, "structuredContent": {"rows": b, "n": n}})),
     ]
     .boxed()
 }
@@ -482,6 +526,7 @@ proptest! {
         let mut next = picks.into_iter().cycle();
         json.with_decoys(&mut || next.next().and_then(|k| decoys.get(k).cloned()));
         agrees(json.text(spaced).as_bytes())?;
+        agrees(json.text_spelt_oddly(spaced).as_bytes())?;
     }
 
     /// The same with a byte of the message spoilt: what `serde_json` refuses is refused on

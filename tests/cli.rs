@@ -439,3 +439,89 @@ fn fetch_refuses_bad_arguments_in_one_line() {
         "mcp-agent-view: --timeout 0: not a positive number of seconds",
     );
 }
+
+/// Inputs beyond the vectors for the test below: numbers spelt as no library writes them again,
+/// keys given twice, escapes, an error code written as a float.
+const WRITTEN_AGAIN: &[&str] = &[
+    r#"{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":2.50,"b":1E2,"c":-0,"d":1.0,"g":0.1e1,"h":[1e-7,3.000,-0.0,1e21,1e+16]}}"#,
+    r#"{"rows":[{"n":2.50,"m":-0.0},{"type":"resource_link","uri":"https://a.example/b?sig=S","name":"n","size":1e3}],"x":{"type":"resource","resource":{"uri":"file:///a","text":"t"}},"dup":1,"dup":2.0}"#,
+    r#"{"jsonrpc":"2.0","id":1.0,"error":{"code":-32602.0,"message":"bad"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":1023.9999999999999,"annotations":{"priority":0.50}}],"content":[{"type":"resource_link","uri":"file:///b","name":"\u0062","size":1.0e3}],"isError":false}}"#,
+    r#"{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"file:///\u00e9","mimeType":"text/plain","text":"caf\u00e9 \ud83d\ude00 \ud800"}}}]}"#,
+];
+
+/// What every command prints for `json`, with one seed.
+fn every_command(json: &str) -> Vec<String> {
+    let commands: &[&[&str]] = &[
+        &["history"],
+        &["blocks"],
+        &["blocks", "--target", "anthropic"],
+        &["script"],
+        &["tool-result", "--target", "openai-chat"],
+        &["prompt"],
+        &["classify"],
+        &["fetch", "--no-fetch"],
+    ];
+    commands
+        .iter()
+        .map(|args| {
+            let out = run(&[args, &["--seed", "7"][..]].concat(), json);
+            format!(
+                "{args:?} {:?}\n{}{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+        .collect()
+}
+
+/// The same JSON written again by JavaScript's `JSON.stringify` (the last of a repeated key,
+/// at its first place; numbers as JavaScript writes them), compact or indented.
+fn written_by_javascript(json: &str, indent: u8) -> String {
+    let script = format!(
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify(JSON.parse(s),null,{indent})))"
+    );
+    let mut child = Command::new("node")
+        .args(["-e", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node runs (this test needs Node, as the live tests do)");
+    child.stdin.take().unwrap().write_all(json.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "node could not read {json}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Issue 14: the CLI's output on the bytes as sent equals its output on the same JSON written
+/// again by another library (here JavaScript's), text, ids and records, for every command.
+#[test]
+fn json_written_again_by_javascript_reads_the_same() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut inputs: Vec<(String, String)> = WRITTEN_AGAIN
+        .iter()
+        .map(|j| ((*j).to_owned(), (*j).to_owned()))
+        .collect();
+    for dir in ["tests/vectors/mcp", "tests/vectors/mcpl", "examples"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if serde_json::from_str::<Value>(&text).is_ok() {
+                    inputs.push((path.display().to_string(), text));
+                }
+            }
+        }
+    }
+    assert!(inputs.len() > 40, "the vectors were found");
+    for (name, json) in &inputs {
+        let sent = every_command(json);
+        for indent in [0, 2] {
+            let again = every_command(&written_by_javascript(json, indent));
+            for (a, b) in sent.iter().zip(&again) {
+                assert_eq!(a, b, "{name}, written again by JavaScript (indent {indent})");
+            }
+        }
+    }
+}

@@ -102,7 +102,7 @@ proptest! {
     /// read any other layout key by key: what the model reads is the same in every layout.
     #[test]
     fn layout_does_not_change_what_is_read(mut input in result(), seed in any::<u64>()) {
-        // Structured content is shown as the server wrote it, spacing and order included.
+        // Structured content is shown with its keys in the server's order.
         if let Some(object) = input.as_object_mut() {
             object.remove("structuredContent");
         }

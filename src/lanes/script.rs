@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::classify::{classify_block, is_block, object_shape, ObjectKeys, ObjectShape as Shape};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
-use crate::json::{is_plain, KeySet, Mark, Peek, RawStr, Reader};
+use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
@@ -27,8 +27,11 @@ use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 /// replaced by its agent block as [`convert`](crate::convert) gives it, in the neutral JSON:
 /// text stays text, embedded text becomes `{"type":"text","text":…}`, media stays media
 /// without any uri, and a reference, withheld, invalid or unsupported block becomes a text
-/// block with its stub or marker. Every other value is left as it is, as written (numbers keep
-/// their digits). Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a marker, never a stack
+/// block with its stub or marker. Every other value is left as it is, keys in their order; a
+/// number is written by its value, so that the same JSON written by any library shows the same
+/// (a whole number as its digits: `1.0` and `1e2` give `1` and `100`; any other as the
+/// shortest decimal that reads back, as `serde_json` writes it: `2.50` gives `2.5`; `-0` gives
+/// `0`; a number beyond `f64`'s range, `1e400`, as written). Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a marker, never a stack
 /// overflow.
 ///
 /// `json` is bytes, text or a `serde_json::Value`: one pass, nothing parsed into a tree (a
@@ -39,9 +42,9 @@ use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 /// use mcp_agent_view::{script, ReferenceRegistry, Target};
 ///
 /// let bytes = br#"{"rows": [{"note": {"type": "resource", "resource": {
-///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}], "n": 1.50}"#;
+///     "uri": "file:///n.txt", "text": "Quarterly notes: revenue up 4%."}}}], "n": 1.50, "m": 2.0}"#;
 /// let view = script(bytes, &ReferenceRegistry::new(), &Target::neutral())?;
-/// assert_eq!(view, r#"{"rows":[{"note":{"text":"Quarterly notes: revenue up 4%.","type":"text"}}],"n":1.50}"#);
+/// assert_eq!(view, r#"{"rows":[{"note":{"text":"Quarterly notes: revenue up 4%.","type":"text"}}],"n":1.5,"m":2}"#);
 ///
 /// let value = serde_json::json!({"note": {"type": "text", "text": "hi", "_meta": {"k": 1}}});
 /// let view: serde_json::Value = serde_json::from_str(&script(&value, &ReferenceRegistry::new(), &Target::neutral())?)?;
@@ -156,7 +159,7 @@ fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_
             Ok(())
         }
         Peek::Number => {
-            out.push_str(r.number()?);
+            write_number(out, r.number()?);
             Ok(())
         }
         Peek::Bool => {
