@@ -355,26 +355,115 @@ impl ReferenceRegistry {
 
     /// Registers what `stubs` showed and has not registered, in order, under one lock, and
     /// writes each id where its stub left room for it (`write(at, id)`).
+    ///
+    /// The ids and records are those registering the stubs one by one gives, but a new record
+    /// is made only where it outlives the message: of a million new links, the registry keeps
+    /// the last [`MAX_RECORDS`], and the rest are evicted as soon as they would be made. The
+    /// first pass gives every stub its id, each new record kept as its stub's place until the
+    /// end; the second makes the records kept, and takes what later stubs said of them.
     pub(crate) fn register_shown(&self, stubs: &Stubs<'_>, mut write: impl FnMut(usize, &str)) {
         if stubs.shown.is_empty() {
             return;
         }
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        for shown in &stubs.shown {
-            write(shown.at, id_str(&self.register_locked(&mut inner, &stubs.get(shown))));
+        let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let inner = &mut *guard;
+        // The records before `first_new` are the registry's; those from it on, this message's,
+        // kept as (their stub, its uri's hash) in `made`, the oldest `evicted` of them gone.
+        let first_new = inner.next;
+        let mut next = first_new;
+        let mut made: VecDeque<(usize, u64)> = VecDeque::new();
+        let mut evicted = 0u64;
+        for (at, shown) in stubs.shown.iter().enumerate() {
+            let reference = stubs.get(shown);
+            let hash = self.uris.hash_one(reference.uri);
+            let found = inner.by_hash.get(&hash).copied();
+            let id = match found {
+                Some(n) if n >= first_new => n
+                    .checked_sub(first_new + evicted)
+                    .and_then(|k| made.get(usize::try_from(k).ok()?))
+                    .filter(|(stub, _)| stubs.get(&stubs.shown[*stub]).uri == reference.uri)
+                    .map(|_| self.id_of(n)),
+                Some(n) => inner
+                    .index(n)
+                    .filter(|&index| &*inner.records[index].uri == reference.uri)
+                    .map(|index| self.testified(&mut inner.records[index], &reference)),
+                None => None,
+            };
+            let id = id.unwrap_or_else(|| {
+                let n = next;
+                next += 1;
+                inner.by_hash.insert(hash, n);
+                made.push_back((at, hash));
+                while inner.records.len() + made.len() > MAX_RECORDS {
+                    let (n, hash) = match inner.records.pop_front() {
+                        Some(old) => (first_new - inner.records.len() as u64 - 1, old.hash),
+                        None => {
+                            let (_, hash) = made.pop_front().unwrap_or_default();
+                            evicted += 1;
+                            (first_new + evicted - 1, hash)
+                        }
+                    };
+                    if inner.by_hash.get(&hash) == Some(&n) {
+                        inner.by_hash.remove(&hash);
+                    }
+                }
+                self.id_of(n)
+            });
+            write(shown.at, id_str(&id));
         }
+        inner.next = next;
+        // The records kept of this message's: each made from its stub, then told what every
+        // later stub of its uri said, in order.
+        let kept_from = first_new + evicted;
+        let old = inner.records.len();
+        let Some(&(first, _)) = made.front() else {
+            return;
+        };
+        for (at, shown) in stubs.shown.iter().enumerate().skip(first) {
+            let reference = stubs.get(shown);
+            let hash = self.uris.hash_one(reference.uri);
+            let Some(n) = inner.by_hash.get(&hash).copied().filter(|&n| n >= kept_from) else {
+                continue;
+            };
+            let k = usize::try_from(n - kept_from).unwrap_or(usize::MAX);
+            let Some(&(made_at, _)) = made.get(k) else {
+                continue;
+            };
+            if at == made_at {
+                inner.records.push_back(Kept {
+                    id: self.id_of(n),
+                    hash,
+                    uri: reference.uri.into(),
+                    name: reference.name.map(Into::into),
+                    mime_type: reference.mime_type.map(Into::into),
+                    expires_at: reference.expires_at.map(Into::into),
+                    digest: reference.digest.map(Into::into),
+                    source: reference.source,
+                    size_bytes: reference.size_bytes,
+                    disposition: reference.disposition,
+                    verified: None,
+                    connection: self.connection.clone(),
+                });
+            } else if at > made_at && &*inner.records[old + k].uri == reference.uri {
+                self.testified(&mut inner.records[old + k], &reference);
+            }
+        }
+    }
+
+    /// Takes what `shown`, registered again, says of the record `kept`, and gives its id.
+    fn testified(&self, kept: &mut Kept, shown: &ShownRef<'_>) -> [u8; 17] {
+        kept.testify(shown);
+        if self.connection.is_some() && kept.connection != self.connection {
+            // The latest testimony's connection: the server that sent what the record holds.
+            kept.connection.clone_from(&self.connection);
+        }
+        kept.id
     }
 
     fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> [u8; 17] {
         let hash = self.uris.hash_one(shown.uri);
         if let Some(index) = inner.find_index(hash, shown.uri) {
-            let kept = &mut inner.records[index];
-            kept.testify(shown);
-            if self.connection.is_some() && kept.connection != self.connection {
-                // The latest testimony's connection: the server that sent what the record holds.
-                kept.connection.clone_from(&self.connection);
-            }
-            return kept.id;
+            return self.testified(&mut inner.records[index], shown);
         }
         let n = inner.next;
         inner.next += 1;

@@ -313,3 +313,57 @@ fn after_a_fetch_the_stub_states_what_was_verified() {
     assert_eq!(registry.lookup(id).unwrap().verified, None);
     assert_eq!(show(), before);
 }
+
+/// A link for the test below: a uri of a pool of `pool`, a name, a media type, a size and a
+/// disposition that change from one showing to the next.
+fn link(uri: u16, name: u8, size: Option<u16>, never: bool) -> serde_json::Value {
+    let mut link = json!({"type": "resource", "uri": format!("https://h.example/{uri}"), "name": format!("n{name}"),
+        "mimeType": if name % 2 == 0 { "text/plain" } else { "application/pdf" }});
+    if let Some(size) = size {
+        link["sizeBytes"] = json!(size);
+    }
+    if never {
+        link["disposition"] = json!("never");
+    }
+    link
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// A message's stubs registered at once give the ids and the records registering them one
+    /// by one gives: every id, every record kept, in order, with what every later showing of
+    /// its uri said (its name, type, size, the strictest disposition), before and after more
+    /// links than the registry keeps, over records it held before.
+    #[test]
+    fn stubs_registered_at_once_are_registered_as_one_by_one(
+        before in proptest::collection::vec(0u16..3000, 0..2500),
+        links in proptest::collection::vec((0u16..3000, proptest::prelude::any::<u8>(), proptest::option::of(0u16..9), proptest::prelude::any::<bool>()), 0..4500),
+        pool in 1u16..3000,
+    ) {
+        use mcp_agent_view::{history, HistoryOptions};
+        let links: Vec<_> = links.into_iter().map(|(uri, name, size, never)| link(uri % pool, name, size, never && name % 7 == 0)).collect();
+        let registered = |registry: &ReferenceRegistry| {
+            for uri in &before {
+                registry.register(&reference(&format!("https://h.example/{}", uri % pool)));
+            }
+        };
+        let at_once = ReferenceRegistry::with_seed(3).for_connection("server");
+        registered(&at_once);
+        let shown = history(&json!({ "content": links }), &at_once, &HistoryOptions::default()).unwrap();
+        let ids: Vec<&str> = shown.lines().filter(|l| !l.is_empty()).map(|line| &line[1..18]).collect();
+
+        let one_by_one = ReferenceRegistry::with_seed(3).for_connection("server");
+        registered(&one_by_one);
+        let expected: Vec<String> = links
+            .iter()
+            .map(|link| match classify_block(&Block::decode(link)) {
+                Class::Reference(r) => one_by_one.register(&r),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        proptest::prop_assert_eq!(ids, expected);
+        proptest::prop_assert_eq!(at_once.records(), one_by_one.records());
+        proptest::prop_assert_eq!(at_once.snapshot(), one_by_one.snapshot());
+    }
+}
