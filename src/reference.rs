@@ -395,13 +395,12 @@ impl ReferenceRegistry {
                 inner.by_hash.insert(hash, n);
                 made.push_back((at, hash));
                 while inner.records.len() + made.len() > MAX_RECORDS {
-                    let (n, hash) = match inner.records.pop_front() {
-                        Some(old) => (first_new - inner.records.len() as u64 - 1, old.hash),
-                        None => {
-                            let (_, hash) = made.pop_front().unwrap_or_default();
-                            evicted += 1;
-                            (first_new + evicted - 1, hash)
-                        }
+                    let (n, hash) = if let Some(old) = inner.records.pop_front() {
+                        (first_new - inner.records.len() as u64 - 1, old.hash)
+                    } else {
+                        let (_, hash) = made.pop_front().unwrap_or_default();
+                        evicted += 1;
+                        (first_new + evicted - 1, hash)
                     };
                     if inner.by_hash.get(&hash) == Some(&n) {
                         inner.by_hash.remove(&hash);
