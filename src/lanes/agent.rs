@@ -2,6 +2,7 @@
 //! lane that hands the model blocks (convert, script, tool results, prompts) makes them here.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
@@ -158,12 +159,22 @@ pub(crate) fn convert_class_deferred<'a>(
             media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
         }
         other => {
-            // A stub or a marker: room for most at once.
-            let mut text = String::with_capacity(128);
-            show(&other, provenance, stubs, &mut text);
-            AgentBlock::Text { text: Cow::Owned(text) }
+            // A stub or a marker, written where there is room for any, then kept in a string
+            // of its own size (a million links are a million of them).
+            SCRATCH.with_borrow_mut(|scratch| {
+                scratch.clear();
+                show(&other, provenance, stubs, scratch);
+                AgentBlock::Text {
+                    text: Cow::Owned(scratch.as_str().to_owned()),
+                }
+            })
         }
     }
+}
+
+thread_local! {
+    /// Where a stub or marker is written before it is kept.
+    static SCRATCH: RefCell<String> = RefCell::new(String::with_capacity(512));
 }
 
 impl From<MediaKind> for Claim {
