@@ -662,7 +662,7 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 /// The stubs a lane has written and not yet registered. Reading has no side effects: a lane
 /// that may take back what it wrote (a container that turns out to be one block, a key given
 /// twice, a budget) registers only the stubs it kept, when it is done, with
-/// [`ReferenceRegistry::register_shown`]. The strings of every stub share one buffer.
+/// [`ReferenceRegistry::register_shown`]. The strings of every stub share a few buffers.
 ///
 /// A reference the registry holds already is written with its id at once: registering it
 /// again changes nothing. Only a new one waits.
@@ -670,8 +670,15 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 pub(crate) struct Stubs<'r> {
     registry: &'r ReferenceRegistry,
     shown: Vec<Shown>,
-    text: String,
+    /// The stubs' strings, in chunks of [`CHUNK`] bytes: a string at offset `o` is in chunk
+    /// `o / CHUNK`. The first chunk grows as a string grows; every later one is made whole, so
+    /// that a million stubs leave at most one chunk unused, not half of one buffer.
+    text: Vec<String>,
 }
+
+/// The bytes of a chunk of stubs' strings: more than any stub's strings (five of at most
+/// 65,534 bytes each).
+const CHUNK: usize = 1 << 19;
 
 /// One stub written: where its id goes in the lane's output, and the record it stands for,
 /// its strings in [`Stubs::text`].
@@ -743,7 +750,7 @@ impl<'r> Stubs<'r> {
         Stubs {
             registry,
             shown: Vec::new(),
-            text: String::new(),
+            text: Vec::new(),
         }
     }
 
@@ -755,8 +762,6 @@ impl<'r> Stubs<'r> {
         if let Some(Known(verified)) = self.registry.push_known_id(reference, out) {
             return verified;
         }
-        let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        let mut lens = [ABSENT; 5];
         let strings = [
             Some(reference.uri),
             reference.name,
@@ -764,12 +769,7 @@ impl<'r> Stubs<'r> {
             reference.expires_at,
             reference.digest,
         ];
-        for (len, string) in lens.iter_mut().zip(strings) {
-            if let Some(string) = string {
-                self.text.push_str(string);
-                *len = u16::try_from(string.len()).unwrap_or(ABSENT - 1);
-            }
-        }
+        let (start, lens) = self.keep_strings(strings);
         let shown = Shown {
             at: out.len(),
             start,
@@ -781,6 +781,35 @@ impl<'r> Stubs<'r> {
         self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
         None
+    }
+
+    /// Keeps a stub's strings, one after the other in one chunk; gives where they start and
+    /// their lengths.
+    fn keep_strings(&mut self, strings: [Option<&str>; 5]) -> (u32, [u16; 5]) {
+        // Classify bounds every string far below what a `u16` counts; past it, a string would
+        // be cut at a character's edge.
+        let strings = strings.map(|s| {
+            s.map(|s| {
+                let mut end = s.len().min(usize::from(ABSENT - 1));
+                while !s.is_char_boundary(end) {
+                    end -= 1;
+                }
+                &s[..end]
+            })
+        });
+        let lens = strings.map(|s| s.map_or(ABSENT, |s| u16::try_from(s.len()).unwrap_or(ABSENT - 1)));
+        let total: usize = lens.iter().filter(|&&l| l != ABSENT).map(|&l| usize::from(l)).sum();
+        if self.text.last().is_none_or(|chunk| chunk.len() + total > CHUNK) {
+            let capacity = if self.text.is_empty() { 0 } else { CHUNK };
+            self.text.push(String::with_capacity(capacity));
+        }
+        let chunk_index = self.text.len() - 1;
+        let chunk = &mut self.text[chunk_index];
+        let start = u32::try_from(chunk_index * CHUNK + chunk.len()).unwrap_or(u32::MAX);
+        for string in strings.into_iter().flatten() {
+            chunk.push_str(string);
+        }
+        (start, lens)
     }
 
     /// How many stubs were written.
@@ -799,7 +828,11 @@ impl<'r> Stubs<'r> {
     /// Forgets the stubs written at or past `len` of the output: it was cut back there.
     pub(crate) fn forget_from(&mut self, len: usize) {
         while let Some(last) = self.shown.last().filter(|s| s.at >= len) {
-            self.text.truncate(last.start as usize);
+            let start = last.start as usize;
+            self.text.truncate(start / CHUNK + 1);
+            if let Some(chunk) = self.text.last_mut() {
+                chunk.truncate(start % CHUNK);
+            }
             self.shown.pop();
         }
     }
@@ -807,22 +840,27 @@ impl<'r> Stubs<'r> {
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
     pub(crate) fn append(&mut self, other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
-        let base = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        self.text.push_str(&other.text);
-        self.shown.extend(other.shown.into_iter().map(|s| Shown {
-            at: moved(s.at),
-            start: s.start.saturating_add(base),
-            ..s
-        }));
+        for s in &other.shown {
+            let r = other.get(s);
+            let (start, lens) = self.keep_strings([Some(r.uri), r.name, r.mime_type, r.expires_at, r.digest]);
+            self.shown.push(Shown {
+                at: moved(s.at),
+                start,
+                lens,
+                ..*s
+            });
+        }
     }
 
     fn get(&self, shown: &Shown) -> ShownRef<'_> {
-        let mut at = shown.start as usize;
+        let start = shown.start as usize;
+        let chunk = self.text.get(start / CHUNK).map_or("", String::as_str);
+        let mut at = start % CHUNK;
         let [uri, name, mime_type, expires_at, digest] = shown.lens.map(|len| {
             (len != ABSENT).then(|| {
                 let from = at;
                 at += usize::from(len);
-                self.text.get(from..at).unwrap_or("")
+                chunk.get(from..at).unwrap_or("")
             })
         });
         ShownRef {
