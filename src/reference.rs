@@ -827,13 +827,19 @@ impl<'r> Stubs<'r> {
 
     /// Forgets the stubs written at or past `len` of the output: it was cut back there.
     pub(crate) fn forget_from(&mut self, len: usize) {
-        while let Some(last) = self.shown.last().filter(|s| s.at >= len) {
-            let start = last.start as usize;
+        let kept = self.shown.iter().rposition(|s| s.at < len).map_or(0, |last| last + 1);
+        self.truncate(kept);
+    }
+
+    /// Forgets every stub but the first `count`.
+    pub(crate) fn truncate(&mut self, count: usize) {
+        if let Some(first) = self.shown.get(count) {
+            let start = first.start as usize;
             self.text.truncate(start / CHUNK + 1);
             if let Some(chunk) = self.text.last_mut() {
                 chunk.truncate(start % CHUNK);
             }
-            self.shown.pop();
+            self.shown.truncate(count);
         }
     }
 

@@ -145,19 +145,20 @@ struct Lane<'a, 'r> {
     provenance: Provenance,
     registry: &'r ReferenceRegistry,
     target: &'r Target,
-    /// Every stub written, each at its place in one virtual text: the texts of the blocks with
-    /// stubs, one after the other.
+    /// Every stub written, each at its place in its block's text.
     stubs: Stubs<'r>,
-    /// Where each text with stubs starts in that virtual text, and which block it is.
-    texts: Vec<(usize, Place)>,
-    written: usize,
+    /// Each text with stubs, in order: the first of its stubs, and which block it is (eight
+    /// bytes).
+    texts: Vec<(u32, Place)>,
 }
 
-/// Which agent block a text with stubs is.
+/// Which agent block a text with stubs is: its index in `content`, or in `held_for_user` with
+/// [`Place::HELD`] set. Four bytes: a message of a million links has a million of them.
 #[derive(Clone, Copy)]
-enum Place {
-    Content(usize),
-    Held(usize),
+struct Place(u32);
+
+impl Place {
+    const HELD: u32 = 1 << 31;
 }
 
 impl<'a, 'r> Lane<'a, 'r> {
@@ -173,7 +174,6 @@ impl<'a, 'r> Lane<'a, 'r> {
             target,
             stubs: Stubs::new(registry),
             texts: Vec::new(),
-            written: 0,
         }
     }
 
@@ -206,20 +206,15 @@ impl<'a, 'r> Lane<'a, 'r> {
 
     /// Keeps a converted block; the stubs from the `stubs`th on were written in its text.
     fn keep(&mut self, out: AgentBlock<'a>, stubs: usize, for_user: bool) {
-        let len = out.as_text().map_or(0, str::len);
         let place = if for_user {
             self.held_for_user.push(out);
-            Place::Held(self.held_for_user.len() - 1)
+            Place(u32::try_from(self.held_for_user.len() - 1).unwrap_or(u32::MAX) | Place::HELD)
         } else {
             self.content.push(out);
-            Place::Content(self.content.len() - 1)
+            Place(u32::try_from(self.content.len() - 1).unwrap_or(u32::MAX) & !Place::HELD)
         };
         if self.stubs.len() > stubs {
-            let base = self.written;
-            self.stubs.moved_from(stubs, |at| base + at);
-            self.texts.push((base, place));
-            // One past the text, so that no two texts share a place.
-            self.written += len + 1;
+            self.texts.push((u32::try_from(stubs).unwrap_or(u32::MAX), place));
         }
     }
 
@@ -228,17 +223,16 @@ impl<'a, 'r> Lane<'a, 'r> {
             self.content.len(),
             self.held_for_user.len(),
             self.texts.len(),
-            self.written,
+            self.stubs.len(),
             self.has_text,
         )
     }
 
-    fn reset(&mut self, (content, held, texts, written, has_text): (usize, usize, usize, usize, bool)) {
+    fn reset(&mut self, (content, held, texts, stubs, has_text): (usize, usize, usize, usize, bool)) {
         self.content.truncate(content);
         self.held_for_user.truncate(held);
         self.texts.truncate(texts);
-        self.stubs.forget_from(written);
-        self.written = written;
+        self.stubs.truncate(stubs);
         self.has_text = has_text;
     }
 
@@ -270,17 +264,23 @@ impl<'a, 'r> Lane<'a, 'r> {
             texts,
             ..
         } = self;
+        // The ids come in the stubs' order, and so do the texts they were written in.
+        let (mut stub, mut text_of) = (0, 0);
         registry.register_shown(&stubs, |at, id| {
-            let Some(&(base, place)) = texts.get(texts.partition_point(|&(start, _)| start <= at).wrapping_sub(1))
-            else {
+            while texts.get(text_of + 1).is_some_and(|&(first, _)| first as usize <= stub) {
+                text_of += 1;
+            }
+            stub += 1;
+            let Some(&(_, Place(place))) = texts.get(text_of) else {
                 return;
             };
-            let block = match place {
-                Place::Content(i) => &mut content[i],
-                Place::Held(i) => &mut held_for_user[i],
+            let index = (place & !Place::HELD) as usize;
+            let block = if place & Place::HELD == 0 {
+                content.get_mut(index)
+            } else {
+                held_for_user.get_mut(index)
             };
-            if let AgentBlock::Text { text } = block {
-                let at = at - base;
+            if let Some(AgentBlock::Text { text }) = block {
                 text.to_mut().replace_range(at..at + id.len(), id);
             }
         });
