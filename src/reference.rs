@@ -845,7 +845,7 @@ impl<'r> Stubs<'r> {
 
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
-    pub(crate) fn append(&mut self, other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
+    pub(crate) fn append(&mut self, other: &Stubs<'_>, moved: impl Fn(usize) -> usize) {
         for s in &other.shown {
             let r = other.get(s);
             let (start, lens) = self.keep_strings([Some(r.uri), r.name, r.mime_type, r.expires_at, r.digest]);

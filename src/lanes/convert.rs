@@ -252,7 +252,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                     text: Cow::Owned(beside),
                 };
                 let from = self.stubs.len();
-                self.stubs.append(stubs, |at| at);
+                self.stubs.append(&stubs, |at| at);
                 self.keep(out, from, false);
             }
         }

@@ -165,7 +165,7 @@ impl<'r> Render<'r> {
             }
             let start = self.out.len();
             self.out.push_str(&beside);
-            self.stubs.append(stubs, |at| start + at);
+            self.stubs.append(&stubs, |at| start + at);
             if let Some(atomic) = self.atomic.as_mut() {
                 atomic.push(start..self.out.len());
             }
