@@ -405,7 +405,7 @@ fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Prese
         return Ok(then(Block::bare(not_an_object()), Present::default()));
     }
     let start = r.mark();
-    if let Some((block, present)) = read_type_first(r)? {
+    if let TypeFirst::Read(block, present) = read_type_first(r)? {
         return Ok(then(block, present));
     }
     r.rewind(start);
@@ -422,31 +422,39 @@ pub(crate) fn read_block_if_type_first<'a, T>(
     then: impl FnOnce(Block<'a>, Present) -> T,
 ) -> Result<Option<T>, Error> {
     let start = r.mark();
-    if let Some((block, present)) = read_type_first(r)? {
-        return Ok(Some(then(block, present)));
+    match read_type_first(r)? {
+        TypeFirst::Read(block, present) => Ok(Some(then(block, present))),
+        TypeFirst::Other => {
+            r.rewind(start);
+            let (block, present) = read_every_field(r)?;
+            Ok(Some(then(block, present)))
+        }
+        TypeFirst::No => {
+            r.rewind(start);
+            Ok(None)
+        }
     }
-    r.rewind(start);
-    if !names_type_first(r.clone()) {
-        return Ok(None);
-    }
-    let (block, present) = read_every_field(r)?;
-    Ok(Some(then(block, present)))
 }
 
-/// Whether the object at the reader's position has a string `type` as its first key.
-fn names_type_first(mut r: Reader<'_>) -> bool {
-    let Ok(mut seq) = r.object() else { return false };
-    matches!(r.next_key(&mut seq), Ok(Some(key)) if key.raw() == b"type") && r.peek().is_ok_and(|p| p == Peek::String)
+/// What [`read_type_first`] found.
+enum TypeFirst<'a> {
+    /// The block, read with its type's fields.
+    Read(Block<'a>, Present),
+    /// A string `type` first, but a block its type's reader does not take (another type, or
+    /// a field of another kind): to be read with every field.
+    Other,
+    /// No string `type` first.
+    No,
 }
 
 /// A block whose type comes first and is `text`, `image`, `audio` or `resource`, read with
-/// that type's fields; `None` for any other block, or where a field of another kind follows.
+/// that type's fields; else what was found first.
 #[inline(always)]
-fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)>, Error> {
+fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
     let mut seq = r.object()?;
     let typed = r.eat_key(&mut seq, b"\"type\":") || r.next_key(&mut seq)?.is_some_and(|k| k.raw() == b"type");
     if !typed {
-        return Ok(None);
+        return Ok(TypeFirst::No);
     }
     // The type as servers write it, compared at once; any other way of writing it, read.
     if r.eat(b"\"text\"") {
@@ -459,7 +467,7 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
         return read_resource_block(r, &mut seq);
     }
     if r.peek()? != Peek::String {
-        return Ok(None);
+        return Ok(TypeFirst::No);
     }
     match Body::of(r.string()?.raw()) {
         Some(Body::Text) => read_text_block(r, &mut seq),
@@ -467,7 +475,7 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present)
         Some(Body::Resource) => read_resource_block(r, &mut seq),
         // Every other type (and a type of a body no fast reader knows) is read with every
         // field.
-        _ => Ok(None),
+        _ => Ok(TypeFirst::Other),
     }
 }
 
@@ -550,7 +558,7 @@ fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut Fields<'a>) -> R
 /// [`Fields::kind`] reads none of them for a text block; `None` at a second `type`, which is
 /// the one that counts.
 #[inline(always)]
-fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Block<'a>, Present)>, Error> {
+fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a>, Error> {
     let mut text = None;
     let mut annotations = None;
     let mut meta = None;
@@ -563,7 +571,7 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Bloc
             b"annotations" => annotations = read_annotations(r)?,
             b"_meta" => meta = Some(read_raw(r)?),
             // A second type is the one that counts, as in a `serde_json::Value`.
-            b"type" => return Ok(None),
+            b"type" => return Ok(TypeFirst::Other),
             _ => r.skip()?,
         }
     }
@@ -577,18 +585,14 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Bloc
         annotations,
         meta,
     };
-    Ok(Some((block, present)))
+    Ok(TypeFirst::Read(block, present))
 }
 
 /// The rest of an `image` or `audio` block whose type came first: `data`, `mimeType`,
 /// `annotations` and `_meta`; `None` at any other field (a `uri` or `disposition` changes what
 /// the block is).
 #[inline(always)]
-fn read_media_block<'a>(
-    r: &mut Reader<'a>,
-    seq: &mut Seq,
-    kind: MediaKind,
-) -> Result<Option<(Block<'a>, Present)>, Error> {
+fn read_media_block<'a>(r: &mut Reader<'a>, seq: &mut Seq, kind: MediaKind) -> Result<TypeFirst<'a>, Error> {
     let mut data = Field::Absent;
     let mut mime_type = None;
     let mut annotations = None;
@@ -611,7 +615,7 @@ fn read_media_block<'a>(
             b"mimeType" => mime_type = read_text(r)?,
             b"annotations" => annotations = read_annotations(r)?,
             b"_meta" => meta = Some(read_raw(r)?),
-            _ => return Ok(None),
+            _ => return Ok(TypeFirst::Other),
         }
     }
     let present = Present {
@@ -623,13 +627,13 @@ fn read_media_block<'a>(
         annotations,
         meta,
     };
-    Ok(Some((block, present)))
+    Ok(TypeFirst::Read(block, present))
 }
 
 /// The rest of a `resource` block whose type came first: `resource`, `annotations` and
 /// `_meta`; `None` at any other field (a `uri` makes it a bulk reference).
 #[inline(always)]
-fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(Block<'a>, Present)>, Error> {
+fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a>, Error> {
     let mut resource = None;
     let mut annotations = None;
     let mut meta = None;
@@ -641,7 +645,7 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(
             b"resource" => resource = Some(read_resource_field(r)?),
             b"annotations" => annotations = read_annotations(r)?,
             b"_meta" => meta = Some(read_raw(r)?),
-            _ => return Ok(None),
+            _ => return Ok(TypeFirst::Other),
         }
     }
     let present = Present {
@@ -653,7 +657,7 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<Option<(
         annotations,
         meta,
     };
-    Ok(Some((block, present)))
+    Ok(TypeFirst::Read(block, present))
 }
 
 /// A block's `resource` field: an embedded resource's kind, or `Err` where it is no object.

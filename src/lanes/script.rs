@@ -245,6 +245,19 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
             }
             None => {}
         }
+        // A block whose type comes later (as servers write a link: `name`, `uri`, …, `type`)
+        // is told by its keys, where its values are all scalars, and read once.
+        match flat_shape(r.clone()) {
+            Some(Shape::Plain) | None => {}
+            Some(shape) => {
+                let block = match shape {
+                    Shape::ResourceContents => read_resource_contents(r)?,
+                    _ => read_block(r)?,
+                };
+                write_shown(out, &block, lane);
+                return Ok(());
+            }
+        }
     }
     let start_out = out.len();
     let (shape, skipped) = match copy_object(r, out, lane, false, first_type)? {
@@ -276,6 +289,31 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
     };
     write_shown(out, &block, lane);
     Ok(())
+}
+
+/// The shape of the object at `r`'s position, its values skipped, where they are all scalars;
+/// `None` at its first value that is an object or an array, so that no value is skipped here
+/// and read again by the copy (however deep such objects nest). A key given twice counts once,
+/// its last `type` the type, as the block's reader reads it.
+fn flat_shape(mut r: Reader<'_>) -> Option<Shape> {
+    let mut keys = Keys::default();
+    let mut seq = r.object().ok()?;
+    while let Some(key) = r.next_key(&mut seq).ok()? {
+        let name = key_name(&key);
+        match r.peek().ok()? {
+            Peek::Object | Peek::Array => return None,
+            Peek::String if &*name == b"type" => keys.type_name = TypeKey::Is(r.string().ok()?.text()),
+            _ if &*name == b"type" => {
+                keys.type_name = TypeKey::NotString;
+                r.skip().ok()?;
+            }
+            _ => {
+                keys.saw(&name);
+                r.skip().ok()?;
+            }
+        }
+    }
+    Some(keys.shape())
 }
 
 /// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
