@@ -786,19 +786,15 @@ impl<'r> Stubs<'r> {
     /// Keeps a stub's strings, one after the other in one chunk; gives where they start and
     /// their lengths.
     fn keep_strings(&mut self, strings: [Option<&str>; 5]) -> (u32, [u16; 5]) {
-        // Classify bounds every string far below what a `u16` counts; past it, a string would
-        // be cut at a character's edge.
-        let strings = strings.map(|s| {
-            s.map(|s| {
-                let mut end = s.len().min(usize::from(ABSENT - 1));
-                while !s.is_char_boundary(end) {
-                    end -= 1;
-                }
-                &s[..end]
-            })
-        });
-        let lens = strings.map(|s| s.map_or(ABSENT, |s| u16::try_from(s.len()).unwrap_or(ABSENT - 1)));
-        let total: usize = lens.iter().filter(|&&l| l != ABSENT).map(|&l| usize::from(l)).sum();
+        let mut lens = [ABSENT; 5];
+        let mut total = 0;
+        for (len, string) in lens.iter_mut().zip(strings) {
+            if let Some(string) = string {
+                let n = kept_len(string);
+                *len = u16::try_from(n).unwrap_or(ABSENT - 1);
+                total += n;
+            }
+        }
         if self.text.last().is_none_or(|chunk| chunk.len() + total > CHUNK) {
             let capacity = if self.text.is_empty() { 0 } else { CHUNK };
             self.text.push(String::with_capacity(capacity));
@@ -806,8 +802,11 @@ impl<'r> Stubs<'r> {
         let chunk_index = self.text.len() - 1;
         let chunk = &mut self.text[chunk_index];
         let start = u32::try_from(chunk_index * CHUNK + chunk.len()).unwrap_or(u32::MAX);
-        for string in strings.into_iter().flatten() {
-            chunk.push_str(string);
+        chunk.reserve(total);
+        for (len, string) in lens.iter().zip(strings) {
+            if let Some(string) = string {
+                chunk.push_str(string.get(..usize::from(*len)).unwrap_or_default());
+            }
         }
         (start, lens)
     }
@@ -880,6 +879,19 @@ impl<'r> Stubs<'r> {
             size_bytes: (shown.size_bytes != NO_SIZE).then_some(shown.size_bytes),
         }
     }
+}
+
+/// How much of a stub's string is kept: all of it, as classify bounds every string far below
+/// what a `u16` counts; past that, cut at a character's edge.
+fn kept_len(s: &str) -> usize {
+    let mut end = s.len();
+    if end >= usize::from(ABSENT) {
+        end = usize::from(ABSENT - 1);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+    }
+    end
 }
 
 /// An id as the registry writes it: ASCII, so always a `str`.
