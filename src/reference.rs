@@ -681,32 +681,34 @@ pub(crate) struct Stubs<'r> {
 const CHUNK: usize = 1 << 19;
 
 /// One stub written: where its id goes in the lane's output, and the record it stands for,
-/// its strings in [`Stubs::text`].
+/// its strings (and its size) in [`Stubs::text`].
 ///
-/// Thirty-two bytes: a message of a million links holds a million of them until it is done.
+/// Twenty-four bytes: a message of a million links holds a million of them until it is done.
 #[derive(Debug)]
 struct Shown {
     at: usize,
-    /// The claimed size, or [`NO_SIZE`].
-    size_bytes: u64,
-    /// Where its strings start in [`Stubs::text`]: the uri, then each string present.
+    /// Where its strings start in [`Stubs::text`]: the uri, then each string present, then
+    /// the claimed size, where [`SIZED`] says there is one, in [`SIZE_DIGITS`] hex digits.
     start: u32,
     /// The lengths of the uri, name, media type, expiry and digest, in that order, one after
     /// the other from `start`; [`ABSENT`] for a string not given. Each is bounded by what
-    /// classify admits (a uri of 4096 characters is at most 16 KiB).
+    /// classify admits (a uri of 4096 characters is at most 16 KiB). The uri's, always
+    /// given, holds [`SIZED`] too.
     lens: [u16; 5],
     source: ReferenceSource,
     disposition: Option<Disposition>,
 }
 
-const _: () = assert!(std::mem::size_of::<Shown>() <= 32);
+const _: () = assert!(std::mem::size_of::<Shown>() <= 24);
 
 /// The length of a stub's string that is not given.
 const ABSENT: u16 = u16::MAX;
 
-/// The size of a stub that claims none: no size is that large (sizes are exact JSON integers,
-/// below 2^53).
-const NO_SIZE: u64 = u64::MAX;
+/// In the uri's length: the stub claims a size, kept after its strings.
+const SIZED: u16 = 1 << 15;
+
+/// How a claimed size is kept after a stub's strings: as many hex digits as a `u64` has.
+const SIZE_DIGITS: usize = 16;
 
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
@@ -769,14 +771,13 @@ impl<'r> Stubs<'r> {
             reference.expires_at,
             reference.digest,
         ];
-        let (start, lens) = self.keep_strings(strings);
+        let (start, lens) = self.keep_strings(strings, reference.size_bytes);
         let shown = Shown {
             at: out.len(),
             start,
             lens,
             source: reference.source,
             disposition: reference.disposition,
-            size_bytes: reference.size_bytes.unwrap_or(NO_SIZE),
         };
         self.shown.push(shown);
         out.push_str(ID_PLACEHOLDER);
@@ -785,16 +786,22 @@ impl<'r> Stubs<'r> {
 
     /// Keeps a stub's strings, one after the other in one chunk; gives where they start and
     /// their lengths.
-    fn keep_strings(&mut self, strings: [Option<&str>; 5]) -> (u32, [u16; 5]) {
+    fn keep_strings(&mut self, strings: [Option<&str>; 5], size: Option<u64>) -> (u32, [u16; 5]) {
         let mut lens = [ABSENT; 5];
         let mut total = 0;
-        for (len, string) in lens.iter_mut().zip(strings) {
+        for (i, (len, string)) in lens.iter_mut().zip(strings).enumerate() {
             if let Some(string) = string {
-                let n = kept_len(string);
-                *len = u16::try_from(n).unwrap_or(ABSENT - 1);
+                // The uri's length leaves room for the flag.
+                let n = kept_len(string, if i == 0 { SIZED - 1 } else { ABSENT - 1 });
+                *len = u16::try_from(n).unwrap_or(0);
                 total += n;
             }
         }
+        let size = size.map(|size| {
+            lens[0] |= SIZED;
+            total += SIZE_DIGITS;
+            format!("{size:016x}")
+        });
         if self.text.last().is_none_or(|chunk| chunk.len() + total > CHUNK) {
             let capacity = if self.text.is_empty() { 0 } else { CHUNK };
             self.text.push(String::with_capacity(capacity));
@@ -805,9 +812,10 @@ impl<'r> Stubs<'r> {
         chunk.reserve(total);
         for (len, string) in lens.iter().zip(strings) {
             if let Some(string) = string {
-                chunk.push_str(string.get(..usize::from(*len)).unwrap_or_default());
+                chunk.push_str(string.get(..usize::from(*len & !SIZED)).unwrap_or_default());
             }
         }
+        chunk.push_str(size.as_deref().unwrap_or_default());
         (start, lens)
     }
 
@@ -847,7 +855,8 @@ impl<'r> Stubs<'r> {
     pub(crate) fn append(&mut self, other: &Stubs<'_>, moved: impl Fn(usize) -> usize) {
         for s in &other.shown {
             let r = other.get(s);
-            let (start, lens) = self.keep_strings([Some(r.uri), r.name, r.mime_type, r.expires_at, r.digest]);
+            let (start, lens) =
+                self.keep_strings([Some(r.uri), r.name, r.mime_type, r.expires_at, r.digest], r.size_bytes);
             self.shown.push(Shown {
                 at: moved(s.at),
                 start,
@@ -861,13 +870,20 @@ impl<'r> Stubs<'r> {
         let start = shown.start as usize;
         let chunk = self.text.get(start / CHUNK).map_or("", String::as_str);
         let mut at = start % CHUNK;
-        let [uri, name, mime_type, expires_at, digest] = shown.lens.map(|len| {
+        let mut lens = shown.lens;
+        let sized = lens[0] & SIZED != 0;
+        lens[0] &= !SIZED;
+        let [uri, name, mime_type, expires_at, digest] = lens.map(|len| {
             (len != ABSENT).then(|| {
                 let from = at;
                 at += usize::from(len);
                 chunk.get(from..at).unwrap_or("")
             })
         });
+        let size_bytes = sized
+            .then(|| chunk.get(at..at + SIZE_DIGITS))
+            .flatten()
+            .and_then(|digits| u64::from_str_radix(digits, 16).ok());
         ShownRef {
             uri: uri.unwrap_or(""),
             name,
@@ -876,17 +892,17 @@ impl<'r> Stubs<'r> {
             digest,
             source: shown.source,
             disposition: shown.disposition,
-            size_bytes: (shown.size_bytes != NO_SIZE).then_some(shown.size_bytes),
+            size_bytes,
         }
     }
 }
 
 /// How much of a stub's string is kept: all of it, as classify bounds every string far below
 /// what a `u16` counts; past that, cut at a character's edge.
-fn kept_len(s: &str) -> usize {
+fn kept_len(s: &str, most: u16) -> usize {
     let mut end = s.len();
-    if end >= usize::from(ABSENT) {
-        end = usize::from(ABSENT - 1);
+    if end > usize::from(most) {
+        end = usize::from(most);
         while !s.is_char_boundary(end) {
             end -= 1;
         }
