@@ -9,7 +9,7 @@ use crate::classify::{classify_block, is_block, object_shape, ObjectKeys, Object
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
-use crate::lanes::agent::{convert_class_deferred, AgentBlock};
+use crate::lanes::agent::{convert_class_into, AgentBlock};
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
@@ -85,6 +85,7 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
         provenance: Provenance::ScriptResult,
         media: Some(target),
         stubs: RefCell::new(Stubs::new(registry)),
+        scratch: RefCell::new(String::new()),
     };
     transcode_all(bytes, &lane)
 }
@@ -105,6 +106,7 @@ pub(crate) fn structured_text<'r>(
         provenance,
         media: None,
         stubs: RefCell::new(Stubs::new(registry)),
+        scratch: RefCell::new(String::new()),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     match transcode(json.as_bytes(), &lane) {
@@ -327,7 +329,12 @@ fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane
 /// order), without building a `Value`.
 fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     let stubs = lane.stubs.borrow().len();
-    let (kind, mime_type, data) = match agent_block(block, lane) {
+    let mut written = lane.scratch.borrow_mut();
+    written.clear();
+    let Some(shown) = agent_block(block, lane, &mut written) else {
+        return write_text(out, &written, stubs, lane);
+    };
+    let (kind, mime_type, data) = match shown {
         AgentBlock::Text { text } => return write_text(out, &text, stubs, lane),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
@@ -528,18 +535,21 @@ struct Lane<'r> {
     /// takes back is never registered. Those of the block being shown are at their places in
     /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
+    /// Where a stub's or a marker's text is written before it is copied into the output.
+    scratch: RefCell<String>,
 }
 
 /// What a block is on this walk: its `convert` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
-fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
+/// A block as the agent's, or `None` where it is a stub's or a marker's text, written into
+/// `text` instead.
+fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>, text: &mut String) -> Option<AgentBlock<'b>> {
     let mut stubs = lane.stubs.borrow_mut();
     if let Some(target) = lane.media {
-        return convert_class_deferred(classify_block(block), lane.provenance, &mut stubs, target);
+        return convert_class_into(classify_block(block), lane.provenance, &mut stubs, target, text);
     }
-    let mut text = String::with_capacity(128);
-    render::show(&classify_block(block), lane.provenance, &mut stubs, &mut text);
-    AgentBlock::Text { text: Cow::Owned(text) }
+    render::show(&classify_block(block), lane.provenance, &mut stubs, text);
+    None
 }
 
 /// Whether a result's `structuredContent` only repeats its content, as the official
