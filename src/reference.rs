@@ -415,36 +415,44 @@ impl ReferenceRegistry {
         // later stub of its uri said, in order.
         let kept_from = first_new + evicted;
         let old = inner.records.len();
+        for (n, &(made_at, hash)) in (kept_from..).zip(&made) {
+            let reference = stubs.get(&stubs.shown[made_at]);
+            inner.records.push_back(Kept {
+                id: self.id_of(n),
+                hash,
+                uri: reference.uri.into(),
+                name: reference.name.map(Into::into),
+                mime_type: reference.mime_type.map(Into::into),
+                expires_at: reference.expires_at.map(Into::into),
+                digest: reference.digest.map(Into::into),
+                source: reference.source,
+                size_bytes: reference.size_bytes,
+                disposition: reference.disposition,
+                verified: None,
+                connection: self.connection.clone(),
+            });
+        }
         let Some(&(first, _)) = made.front() else {
             return;
         };
-        for (at, shown) in stubs.shown.iter().enumerate().skip(first) {
+        for (at, shown) in stubs.shown.iter().enumerate().skip(first + 1) {
             let reference = stubs.get(shown);
             let hash = self.uris.hash_one(reference.uri);
-            let Some(n) = inner.by_hash.get(&hash).copied().filter(|&n| n >= kept_from) else {
+            let Some(k) = inner
+                .by_hash
+                .get(&hash)
+                .and_then(|&n| usize::try_from(n.checked_sub(kept_from)?).ok())
+            else {
                 continue;
             };
-            let k = usize::try_from(n - kept_from).unwrap_or(usize::MAX);
-            let Some(&(made_at, _)) = made.get(k) else {
-                continue;
-            };
-            if at == made_at {
-                inner.records.push_back(Kept {
-                    id: self.id_of(n),
-                    hash,
-                    uri: reference.uri.into(),
-                    name: reference.name.map(Into::into),
-                    mime_type: reference.mime_type.map(Into::into),
-                    expires_at: reference.expires_at.map(Into::into),
-                    digest: reference.digest.map(Into::into),
-                    source: reference.source,
-                    size_bytes: reference.size_bytes,
-                    disposition: reference.disposition,
-                    verified: None,
-                    connection: self.connection.clone(),
-                });
-            } else if at > made_at && &*inner.records[old + k].uri == reference.uri {
-                self.testified(&mut inner.records[old + k], &reference);
+            if made.get(k).is_some_and(|&(made_at, _)| made_at < at) {
+                if let Some(kept) = inner
+                    .records
+                    .get_mut(old + k)
+                    .filter(|kept| &*kept.uri == reference.uri)
+                {
+                    self.testified(kept, &reference);
+                }
             }
         }
     }
