@@ -981,4 +981,27 @@ mod tests {
             assert_eq!(registry.permute_back(registry.permute(n)), n);
         }
     }
+
+    /// The hashes the registry keeps point at its records and at nothing else, however many
+    /// it evicts within one message (a stale one would grow without bound).
+    #[test]
+    fn every_hash_kept_is_a_record_kept() {
+        use crate::{history, HistoryOptions};
+        let registry = ReferenceRegistry::with_seed(2);
+        let link = |i: usize| serde_json::json!({"type": "resource_link", "uri": format!("https://h.example/{i}"), "name": "n"});
+        for (from, to) in [(0, 1500), (1000, 4600), (4000, 4100)] {
+            let links: Vec<_> = (from..to).map(link).collect();
+            history(
+                &serde_json::json!({ "content": links }),
+                &registry,
+                &HistoryOptions::default(),
+            )
+            .unwrap();
+            let inner = registry.inner.lock().unwrap();
+            assert_eq!(inner.by_hash.len(), inner.records.len(), "after {from}..{to}");
+            for (n, kept) in (inner.next - inner.records.len() as u64..).zip(&inner.records) {
+                assert_eq!(inner.by_hash.get(&kept.hash), Some(&n));
+            }
+        }
+    }
 }

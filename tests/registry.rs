@@ -367,3 +367,36 @@ proptest::proptest! {
         proptest::prop_assert_eq!(at_once.snapshot(), one_by_one.snapshot());
     }
 }
+
+/// The same once more, for the cases the generator meets rarely: past the records the registry
+/// keeps within one message, links shown again while their records are kept, and while they
+/// are not.
+#[test]
+fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_one_by_one() {
+    use mcp_agent_view::{history, HistoryOptions};
+    let n = u16::try_from(MAX_RECORDS).unwrap() + 500;
+    let order: Vec<u16> = (0..n)
+        .chain(n - 100..n)
+        .chain(0..50)
+        .chain((n - 1500..n).rev())
+        .collect();
+    let links: Vec<_> = order
+        .iter()
+        .map(|&i| link(i, u8::try_from(i % 200).unwrap(), Some(i % 9), false))
+        .collect();
+    let at_once = ReferenceRegistry::with_seed(4);
+    let shown = history(&json!({ "content": links }), &at_once, &HistoryOptions::default()).unwrap();
+    let ids: Vec<&str> = shown.lines().map(|line| &line[1..18]).collect();
+    let one_by_one = ReferenceRegistry::with_seed(4);
+    let expected: Vec<String> = links
+        .iter()
+        .map(|link| match classify_block(&Block::decode(link)) {
+            Class::Reference(r) => one_by_one.register(&r),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(ids, expected);
+    // Shown again while kept: the same id as the first time.
+    assert_eq!(ids[usize::from(n)], ids[usize::from(n) - 100]);
+    assert_eq!(at_once.snapshot(), one_by_one.snapshot());
+}
