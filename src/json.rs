@@ -830,9 +830,9 @@ pub(crate) fn write_number(out: &mut String, number: &str) {
         out.push_str(number);
         return;
     }
-    let value = match number.parse::<f64>() {
-        Ok(value) if value.is_finite() => value,
-        _ => return out.push_str(number),
+    // Past `f64`'s range the value is infinite: no whole number, and no `Number` below.
+    let Ok(value) = number.parse::<f64>() else {
+        return out.push_str(number);
     };
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, and in range
     if value.fract() == 0.0 && (I64_MIN..U64_END).contains(&value) {

@@ -410,6 +410,32 @@ fn script_lane_replaces_blocks_at_any_depth_and_leaves_the_rest() {
     assert!(!view.to_string().contains("file:///"));
 }
 
+/// Objects whose values are all scalars are told block or not by their keys alone: a string
+/// that names a block type under another key makes no block, nor does a `type` of no string.
+#[test]
+fn script_lane_tells_flat_objects_by_their_keys() {
+    let value = json!({"rows": [
+        {"uri": 5, "label": "resource_link"},
+        {"data": 1, "kind": "image", "mimeType": "image/png"},
+        {"name": "n", "uri": "https://h.example/a", "type": 7},
+        {"name": "n", "uri": "https://h.example/b", "description": "d", "mimeType": "text/plain", "type": "resource_link"},
+        {"uri": "file:///c.txt", "mimeType": "text/plain", "text": "contents, type last in no type"}
+    ]});
+    let view = script_of(&value);
+    for i in 0..3 {
+        assert_eq!(view["rows"][i], value["rows"][i], "row {i}");
+    }
+    let stub = view["rows"][3]["text"].as_str().unwrap();
+    assert!(
+        stub.starts_with("[ref_") && stub.contains("] n — text/plain — in script result"),
+        "{stub}"
+    );
+    assert_eq!(
+        view["rows"][4],
+        json!({"type": "text", "text": "contents, type last in no type"})
+    );
+}
+
 #[test]
 fn script_lane_bounds_deep_nesting_with_a_marker() {
     let mut value = json!({"type": "text", "text": "bottom"});
