@@ -526,6 +526,32 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
     Ok((block, present))
 }
 
+/// Whether a block's reader reads a field named `key` (those [`read_block_field`] reads, and
+/// `annotations` and `_meta`), or a link's `description` (the everything server's links have
+/// one). A hint, for a walk that would read an object as a block only where every key is
+/// one of these: a block with another key is read the general way, never misread.
+pub(crate) fn is_block_field(key: &[u8]) -> bool {
+    matches!(
+        key,
+        b"type"
+            | b"text"
+            | b"data"
+            | b"mimeType"
+            | b"resource"
+            | b"uri"
+            | b"name"
+            | b"sizeBytes"
+            | b"size"
+            | b"expiresAt"
+            | b"digest"
+            | b"disposition"
+            | b"annotations"
+            | b"_meta"
+            | b"description"
+            | b"blob"
+    )
+}
+
 /// Reads the value of the field of a block named `key` into its place in `f`; skips a field
 /// no block's kind is made of.
 fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut Fields<'a>) -> Result<(), Error> {

@@ -133,27 +133,7 @@ pub(crate) fn convert_class_deferred<'a>(
     stubs: &mut Stubs<'_>,
     target: &Target,
 ) -> AgentBlock<'a> {
-    // A stub or a marker is written where there is room for any, then kept in a string of its
-    // own size (a million links are a million of them).
-    SCRATCH.with_borrow_mut(|scratch| {
-        scratch.clear();
-        convert_class_into(class, provenance, stubs, target, scratch).unwrap_or_else(|| AgentBlock::Text {
-            text: Cow::Owned(scratch.as_str().to_owned()),
-        })
-    })
-}
-
-/// A class as its agent block, as [`convert_class_deferred`] gives it; `None` where it is a
-/// text block of a stub or a marker, which is written at the end of `text` instead (for a
-/// lane that copies it on at once).
-pub(crate) fn convert_class_into<'a>(
-    class: Class<'a>,
-    provenance: Provenance,
-    stubs: &mut Stubs<'_>,
-    target: &Target,
-    text: &mut String,
-) -> Option<AgentBlock<'a>> {
-    Some(match class {
+    match class {
         Class::Text { text } | Class::EmbeddedText { text, .. } => AgentBlock::Text {
             text: Cow::Borrowed(text),
         },
@@ -179,10 +159,17 @@ pub(crate) fn convert_class_into<'a>(
             media_out(Claim::Pdf, "file", blob.mime_type, blob.data, blob.size, target)
         }
         other => {
-            show(&other, provenance, stubs, text);
-            return None;
+            // A stub or a marker, written where there is room for any, then kept in a string
+            // of its own size (a million links are a million of them).
+            SCRATCH.with_borrow_mut(|scratch| {
+                scratch.clear();
+                show(&other, provenance, stubs, scratch);
+                AgentBlock::Text {
+                    text: Cow::Owned(scratch.as_str().to_owned()),
+                }
+            })
         }
-    })
+    }
 }
 
 thread_local! {

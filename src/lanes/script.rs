@@ -9,11 +9,13 @@ use crate::classify::{classify_block, is_block, object_shape, ObjectKeys, Object
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
-use crate::lanes::agent::{convert_class_into, AgentBlock};
+use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
-use crate::wire::{key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents, Block};
+use crate::wire::{
+    is_block_field, key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents, Block,
+};
 
 use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 
@@ -85,7 +87,6 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
         provenance: Provenance::ScriptResult,
         media: Some(target),
         stubs: RefCell::new(Stubs::new(registry)),
-        scratch: RefCell::new(String::new()),
     };
     transcode_all(bytes, &lane)
 }
@@ -106,7 +107,6 @@ pub(crate) fn structured_text<'r>(
         provenance,
         media: None,
         stubs: RefCell::new(Stubs::new(registry)),
-        scratch: RefCell::new(String::new()),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     match transcode(json.as_bytes(), &lane) {
@@ -293,15 +293,20 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
     Ok(())
 }
 
-/// The shape of the object at `r`'s position, its values skipped, where they are all scalars;
-/// `None` at its first value that is an object or an array, so that no value is skipped here
-/// and read again by the copy (however deep such objects nest). A key given twice counts once,
-/// its last `type` the type, as the block's reader reads it.
+/// The shape of the object at `r`'s position, its values skipped, where they are all scalars
+/// under the names of a block's fields ([`is_block_field`]); `None` at its first value that is
+/// an object or an array, so that no value is skipped here and read again by the copy
+/// (however deep such objects nest), and at its first key no block reads, so that a plain
+/// object costs one key more. A key given twice counts once, its last `type` the type, as the
+/// block's reader reads it.
 fn flat_shape(mut r: Reader<'_>) -> Option<Shape> {
     let mut keys = Keys::default();
     let mut seq = r.object().ok()?;
     while let Some(key) = r.next_key(&mut seq).ok()? {
         let name = key_name(&key);
+        if !is_block_field(&name) {
+            return None;
+        }
         match r.peek().ok()? {
             Peek::Object | Peek::Array => return None,
             Peek::String if &*name == b"type" => keys.type_name = TypeKey::Is(r.string().ok()?.text()),
@@ -329,12 +334,7 @@ fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane
 /// order), without building a `Value`.
 fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
     let stubs = lane.stubs.borrow().len();
-    let mut written = lane.scratch.borrow_mut();
-    written.clear();
-    let Some(shown) = agent_block(block, lane, &mut written) else {
-        return write_text(out, &written, stubs, lane);
-    };
-    let (kind, mime_type, data) = match shown {
+    let (kind, mime_type, data) = match agent_block(block, lane) {
         AgentBlock::Text { text } => return write_text(out, &text, stubs, lane),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
@@ -535,21 +535,18 @@ struct Lane<'r> {
     /// takes back is never registered. Those of the block being shown are at their places in
     /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
-    /// Where a stub's or a marker's text is written before it is copied into the output.
-    scratch: RefCell<String>,
 }
 
 /// What a block is on this walk: its `convert` output, or, where media is shown as its
 /// marker, a text block with what the history lane shows.
-/// A block as the agent's, or `None` where it is a stub's or a marker's text, written into
-/// `text` instead.
-fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>, text: &mut String) -> Option<AgentBlock<'b>> {
+fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut stubs = lane.stubs.borrow_mut();
     if let Some(target) = lane.media {
-        return convert_class_into(classify_block(block), lane.provenance, &mut stubs, target, text);
+        return convert_class_deferred(classify_block(block), lane.provenance, &mut stubs, target);
     }
-    render::show(&classify_block(block), lane.provenance, &mut stubs, text);
-    None
+    let mut text = String::with_capacity(128);
+    render::show(&classify_block(block), lane.provenance, &mut stubs, &mut text);
+    AgentBlock::Text { text: Cow::Owned(text) }
 }
 
 /// Whether a result's `structuredContent` only repeats its content, as the official
