@@ -415,7 +415,7 @@ fn script_lane_replaces_blocks_at_any_depth_and_leaves_the_rest() {
 #[test]
 fn script_lane_tells_flat_objects_by_their_keys() {
     let value = json!({"rows": [
-        {"uri": 5, "label": "resource_link"},
+        {"uri": 5, "name": "resource_link"},
         {"data": 1, "kind": "image", "mimeType": "image/png"},
         {"name": "n", "uri": "https://h.example/a", "type": 7},
         {"name": "n", "uri": "https://h.example/b", "description": "d", "mimeType": "text/plain", "type": "resource_link"},
