@@ -804,15 +804,27 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A JSON number's text as an integer from 0 to 2^53-1, where it is one.
-pub(crate) fn as_u53(number: &str) -> Option<u64> {
-    if number.bytes().all(|b| b.is_ascii_digit()) {
-        return number.parse::<u64>().ok().filter(|&n| n < (1 << 53));
+/// A JSON number's value where it is a whole number from -2^63 to 2^64-1: digits in that
+/// range exactly, any other number (`1e3`, `1000.0`, `-0`, digits past 64 bits) by the `f64`
+/// it reads as (as JavaScript's and Python's JSON
+/// hold them), so that every reader of a number's value reads it one way.
+pub(crate) fn whole_number(number: &str) -> Option<i128> {
+    // -2^63 and 2^64.
+    const RANGE: std::ops::Range<i128> = -(1 << 63)..(1 << 64);
+    if let Some(n) = number.parse::<i128>().ok().filter(|n| RANGE.contains(n)) {
+        return Some(n);
     }
-    // `1e3` and `1000.0` are integers too.
-    let f = number.parse::<f64>().ok()?;
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, and in range
-    (f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0).then_some(f as u64)
+    let value = number.parse::<f64>().ok()?;
+    #[allow(clippy::cast_possible_truncation)] // whole, and in range
+    (value.fract() == 0.0 && (-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&value))
+        .then_some(value as i128)
+}
+
+/// A JSON number's value as an integer from 0 to 2^53-1, where it is one.
+pub(crate) fn as_u53(number: &str) -> Option<u64> {
+    whole_number(number)
+        .and_then(|n| u64::try_from(n).ok())
+        .filter(|&n| n < (1 << 53))
 }
 
 /// Writes a JSON number by its value, so that the same JSON written by any library reads the
@@ -821,29 +833,12 @@ pub(crate) fn as_u53(number: &str) -> Option<u64> {
 /// it (`2.50` gives `2.5`, `1e300` gives `1e+300`). A number beyond `f64`'s range (`1e400`) is
 /// kept as written: no library reads it as a number.
 pub(crate) fn write_number(out: &mut String, number: &str) {
-    // -2^63 and 2^64, exactly.
-    const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
-    const U64_END: f64 = 18_446_744_073_709_551_616.0;
-    let whole = !number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
-    // Digits that fit 64 bits are their value written already (JSON has no leading zeros).
-    if whole && number != "-0" && (number.parse::<i64>().is_ok() || number.parse::<u64>().is_ok()) {
-        out.push_str(number);
+    if let Some(n) = whole_number(number) {
+        out.push_str(&n.to_string());
         return;
     }
-    // Past `f64`'s range the value is infinite: no whole number, and no `Number` below.
-    let Ok(value) = number.parse::<f64>() else {
-        return out.push_str(number);
-    };
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, and in range
-    if value.fract() == 0.0 && (I64_MIN..U64_END).contains(&value) {
-        if value < 0.0 {
-            out.push_str(&(value as i64).to_string());
-        } else {
-            out.push_str(&(value as u64).to_string());
-        }
-        return;
-    }
-    match serde_json::Number::from_f64(value) {
+    // Past `f64`'s range the value is infinite, and no `Number`.
+    match number.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
         Some(n) => out.push_str(&n.to_string()),
         None => out.push_str(number),
     }

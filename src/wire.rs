@@ -26,7 +26,7 @@ pub use crate::classify::kinds::{
     Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar,
 };
 use crate::error::{Error, ErrorKind};
-use crate::json::{Peek, RawStr, Reader, Seq, MAX_DEPTH};
+use crate::json::{whole_number, Peek, RawStr, Reader, Seq, MAX_DEPTH};
 
 /// One content block, decoded tolerantly. Borrows from the bytes it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -245,14 +245,7 @@ impl<'a> Block<'a> {
 /// `-32602.0` or `-3.2602e4` too (JavaScript writes no fraction of a whole number, Python
 /// keeps one, so the same code reads the same however it was written; `-0` is `0`).
 fn json_integer(number: &str) -> Option<i64> {
-    if let Ok(n) = number.parse() {
-        return Some(n);
-    }
-    let value = number.parse::<f64>().ok()?;
-    // -2^63 and 2^63, exactly.
-    #[allow(clippy::cast_possible_truncation)] // whole, and in range
-    (value.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&value))
-        .then_some(value as i64)
+    whole_number(number).and_then(|n| i64::try_from(n).ok())
 }
 
 /// A key's name: its raw bytes, or its text where it has an escape. Inlined: a key is
