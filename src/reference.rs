@@ -183,6 +183,24 @@ impl Kept {
         }
     }
 
+    /// The record a stub shows, made anew.
+    fn shown(shown: &ShownRef<'_>, id: [u8; 17], hash: u64, connection: Option<Arc<str>>) -> Kept {
+        Kept {
+            id,
+            hash,
+            uri: shown.uri.into(),
+            name: shown.name.map(Into::into),
+            mime_type: shown.mime_type.map(Into::into),
+            expires_at: shown.expires_at.map(Into::into),
+            digest: shown.digest.map(Into::into),
+            source: shown.source,
+            size_bytes: shown.size_bytes,
+            disposition: shown.disposition,
+            verified: None,
+            connection,
+        }
+    }
+
     fn of(record: &ReferenceRecord, id: [u8; 17], hash: u64) -> Kept {
         let boxed = |s: &Option<String>| s.as_deref().map(Into::into);
         Kept {
@@ -250,6 +268,21 @@ impl Inner {
     fn find_index(&self, hash: u64, uri: &str) -> Option<usize> {
         let index = self.index(*self.by_hash.get(&hash)?)?;
         (&*self.records[index].uri == uri).then_some(index)
+    }
+
+    /// Forgets that `hash` leads to the record of counter `n`, where it still does.
+    fn unlink(&mut self, hash: u64, n: u64) {
+        if self.by_hash.get(&hash) == Some(&n) {
+            self.by_hash.remove(&hash);
+        }
+    }
+
+    /// Evicts the oldest record kept.
+    fn evict_oldest(&mut self) {
+        let first = self.next - self.records.len() as u64;
+        if let Some(old) = self.records.pop_front() {
+            self.unlink(old.hash, first);
+        }
     }
 
     /// The record of `uri`, whose hash is `hash`, where it is kept.
@@ -395,15 +428,14 @@ impl ReferenceRegistry {
                 inner.by_hash.insert(hash, n);
                 made.push_back((at, hash));
                 while inner.records.len() + made.len() > MAX_RECORDS {
-                    let (n, hash) = if let Some(old) = inner.records.pop_front() {
-                        (first_new - inner.records.len() as u64 - 1, old.hash)
-                    } else {
+                    if inner.records.is_empty() {
                         let (_, hash) = made.pop_front().unwrap_or_default();
+                        inner.unlink(hash, first_new + evicted);
                         evicted += 1;
-                        (first_new + evicted - 1, hash)
-                    };
-                    if inner.by_hash.get(&hash) == Some(&n) {
-                        inner.by_hash.remove(&hash);
+                    } else {
+                        // The registry's counter is not moved on until the end: its records
+                        // are where it says.
+                        inner.evict_oldest();
                     }
                 }
                 self.id_of(n)
@@ -417,20 +449,8 @@ impl ReferenceRegistry {
         let old = inner.records.len();
         for (n, &(made_at, hash)) in (kept_from..).zip(&made) {
             let reference = stubs.get(&stubs.shown[made_at]);
-            inner.records.push_back(Kept {
-                id: self.id_of(n),
-                hash,
-                uri: reference.uri.into(),
-                name: reference.name.map(Into::into),
-                mime_type: reference.mime_type.map(Into::into),
-                expires_at: reference.expires_at.map(Into::into),
-                digest: reference.digest.map(Into::into),
-                source: reference.source,
-                size_bytes: reference.size_bytes,
-                disposition: reference.disposition,
-                verified: None,
-                connection: self.connection.clone(),
-            });
+            let kept = Kept::shown(&reference, self.id_of(n), hash, self.connection.clone());
+            inner.records.push_back(kept);
         }
         let Some(&(first, _)) = made.front() else {
             return;
@@ -476,27 +496,11 @@ impl ReferenceRegistry {
         inner.next += 1;
         let id = self.id_of(n);
         inner.by_hash.insert(hash, n);
-        inner.records.push_back(Kept {
-            id,
-            hash,
-            uri: shown.uri.into(),
-            name: shown.name.map(Into::into),
-            mime_type: shown.mime_type.map(Into::into),
-            expires_at: shown.expires_at.map(Into::into),
-            digest: shown.digest.map(Into::into),
-            source: shown.source,
-            size_bytes: shown.size_bytes,
-            disposition: shown.disposition,
-            verified: None,
-            connection: self.connection.clone(),
-        });
+        inner
+            .records
+            .push_back(Kept::shown(shown, id, hash, self.connection.clone()));
         while inner.records.len() > MAX_RECORDS {
-            let first = inner.next - inner.records.len() as u64;
-            if let Some(old) = inner.records.pop_front() {
-                if inner.by_hash.get(&old.hash) == Some(&first) {
-                    inner.by_hash.remove(&old.hash);
-                }
-            }
+            inner.evict_oldest();
         }
         id
     }
