@@ -194,9 +194,10 @@ struct Keys<'k> {
 }
 
 impl Keys<'_> {
-    /// Notes a key other than `type`.
+    /// Notes a key whose value is no string `type` (a `type` of another kind is no type).
     fn saw(&mut self, name: &[u8]) {
         match name {
+            b"type" => self.type_name = TypeKey::NotString,
             b"text" => self.present.text = true,
             b"data" => self.present.data = true,
             b"uri" => self.present.uri = true,
@@ -310,10 +311,6 @@ fn flat_shape(mut r: Reader<'_>) -> Option<Shape> {
         match r.peek().ok()? {
             Peek::Object | Peek::Array => return None,
             Peek::String if &*name == b"type" => keys.type_name = TypeKey::Is(r.string().ok()?.text()),
-            _ if &*name == b"type" => {
-                keys.type_name = TypeKey::NotString;
-                r.skip().ok()?;
-            }
             _ => {
                 keys.saw(&name);
                 r.skip().ok()?;
@@ -434,7 +431,6 @@ fn copy_object(
                 out_string(out, &raw);
                 continue;
             }
-            b"type" => keys.type_name = TypeKey::NotString,
             _ => keys.saw(&name),
         }
         if copy_all || keys.shape() == Shape::Plain {
@@ -472,14 +468,12 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) 
     for (_, name, mark) in &members {
         if &**name == b"type" {
             r.rewind(*mark);
-            keys.type_name = if r.peek()? == Peek::String {
-                TypeKey::Is(r.string()?.text())
-            } else {
-                TypeKey::NotString
-            };
-        } else {
-            keys.saw(name);
+            if r.peek()? == Peek::String {
+                keys.type_name = TypeKey::Is(r.string()?.text());
+                continue;
+            }
         }
+        keys.saw(name);
     }
     match keys.shape() {
         Shape::Plain => {
