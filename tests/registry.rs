@@ -328,6 +328,17 @@ fn link(uri: u16, name: u8, size: Option<u16>, never: bool) -> serde_json::Value
     link
 }
 
+/// The ids `links` get registered one at a time, in order.
+fn registered_one_by_one(registry: &ReferenceRegistry, links: &[serde_json::Value]) -> Vec<String> {
+    links
+        .iter()
+        .map(|link| match classify_block(&Block::decode(link)) {
+            Class::Reference(r) => registry.register(&r),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
@@ -355,13 +366,7 @@ proptest::proptest! {
 
         let one_by_one = ReferenceRegistry::with_seed(3).for_connection("server");
         registered(&one_by_one);
-        let expected: Vec<String> = links
-            .iter()
-            .map(|link| match classify_block(&Block::decode(link)) {
-                Class::Reference(r) => one_by_one.register(&r),
-                other => panic!("{other:?}"),
-            })
-            .collect();
+        let expected = registered_one_by_one(&one_by_one, &links);
         proptest::prop_assert_eq!(ids, expected);
         proptest::prop_assert_eq!(at_once.records(), one_by_one.records());
         proptest::prop_assert_eq!(at_once.snapshot(), one_by_one.snapshot());
@@ -388,13 +393,7 @@ fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_on
     let shown = history(&json!({ "content": links }), &at_once, &HistoryOptions::default()).unwrap();
     let ids: Vec<&str> = shown.lines().map(|line| &line[1..18]).collect();
     let one_by_one = ReferenceRegistry::with_seed(4);
-    let expected: Vec<String> = links
-        .iter()
-        .map(|link| match classify_block(&Block::decode(link)) {
-            Class::Reference(r) => one_by_one.register(&r),
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let expected = registered_one_by_one(&one_by_one, &links);
     assert_eq!(ids, expected);
     // Shown again while kept: the same id as the first time.
     assert_eq!(ids[usize::from(n)], ids[usize::from(n) - 100]);
