@@ -12,6 +12,7 @@
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use crate::error::{Error, ErrorKind};
 
@@ -834,7 +835,13 @@ pub(crate) fn as_u53(number: &str) -> Option<u64> {
 /// kept as written: no library reads it as a number.
 pub(crate) fn write_number(out: &mut String, number: &str) {
     if let Some(n) = whole_number(number) {
-        out.push_str(&n.to_string());
+        // Digits that are the value (all but `-0`, and those past 64 bits) are it written.
+        if number != "-0" && number.parse::<i128>() == Ok(n) {
+            out.push_str(number);
+        } else {
+            // Writing into a string cannot fail.
+            let _ = write!(out, "{n}");
+        }
         return;
     }
     // Past `f64`'s range the value is infinite, and no `Number`.
