@@ -2,7 +2,7 @@
 //! agent can hand to the host's fetcher.
 
 use std::collections::hash_map::{DefaultHasher, RandomState};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -284,11 +284,6 @@ impl Inner {
             self.unlink(old.hash, first);
         }
     }
-
-    /// The record of `uri`, whose hash is `hash`, where it is kept.
-    fn find(&self, hash: u64, uri: &str) -> Option<&Kept> {
-        self.find_index(hash, uri).map(|index| &self.records[index])
-    }
 }
 
 impl Default for ReferenceRegistry {
@@ -372,13 +367,23 @@ impl ReferenceRegistry {
     }
 
     /// Appends the id of `reference` to `out` where this registry holds a record of it that
-    /// registering it again would not change, with what a fetch verified of it.
-    fn push_known_id(&self, reference: &Reference<'_>, out: &mut String) -> Option<Known> {
+    /// registering it again, after the stubs `waiting` before it, would not change, with what
+    /// a fetch verified of it.
+    ///
+    /// The stubs waiting may change the record first: they may make records enough to evict
+    /// it (each makes one at most), or one of them may show the same uri with other claims
+    /// (its hash is in `waiting.held`). Then this one waits too, and its hash joins
+    /// `waiting.held`.
+    fn push_known_id(&self, reference: &Reference<'_>, waiting: &mut Waiting, out: &mut String) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let kept = inner
-            .find(hash, reference.uri)
-            .filter(|kept| kept.holds(&ShownRef::of(reference)))?;
+        let index = inner.find_index(hash, reference.uri)?;
+        let kept = &inner.records[index];
+        let outlives = index >= (inner.records.len() + waiting.count).saturating_sub(MAX_RECORDS);
+        if !outlives || !kept.holds(&ShownRef::of(reference)) || waiting.held.contains(&hash) {
+            waiting.held.insert(hash);
+            return None;
+        }
         out.push_str(kept.id());
         Some(Known(kept.verified.as_deref().map(|v| ShownVerified {
             mime_type: v.mime_type.clone(),
@@ -682,6 +687,9 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 pub(crate) struct Stubs<'r> {
     registry: &'r ReferenceRegistry,
     shown: Vec<Shown>,
+    /// The stubs registered before these, where these follow others ([`Stubs::following`]),
+    /// with these: what a record held must outlast to be written at once.
+    waiting: Waiting,
     /// The stubs' strings, in chunks of [`CHUNK`] bytes: a string at offset `o` is in chunk
     /// `o / CHUNK`. The first chunk grows as a string grows; every later one is made whole, so
     /// that a million stubs leave at most one chunk unused, not half of one buffer.
@@ -725,6 +733,16 @@ const SIZE_DIGITS: usize = 16;
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
 
+/// The stubs that wait to be registered before the next: how many (the records they may
+/// make), and the hashes of the uris among them that the registry held when they were shown
+/// (they may change those records). Stubs taken back stay counted: waiting without need only
+/// means writing a placeholder, never another id.
+#[derive(Debug, Clone, Default)]
+struct Waiting {
+    count: usize,
+    held: HashSet<u64, BuildHasherDefault<Hashed>>,
+}
+
 /// What a stub states of a record whose bytes a fetch verified.
 pub(crate) struct ShownVerified {
     pub(crate) mime_type: String,
@@ -764,7 +782,21 @@ impl<'r> Stubs<'r> {
         Stubs {
             registry,
             shown: Vec::new(),
+            waiting: Waiting::default(),
             text: Vec::new(),
+        }
+    }
+
+    /// The registry these stubs are registered with.
+    pub(crate) fn registry(&self) -> &'r ReferenceRegistry {
+        self.registry
+    }
+
+    /// No stubs yet, for stubs to be registered after these (appended to them).
+    pub(crate) fn following(&self) -> Self {
+        Stubs {
+            waiting: self.waiting.clone(),
+            ..Stubs::new(self.registry)
         }
     }
 
@@ -773,9 +805,10 @@ impl<'r> Stubs<'r> {
     /// What a fetch verified of it comes back, where the registry holds that: the stub states
     /// it instead of the claims.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
-        if let Some(Known(verified)) = self.registry.push_known_id(reference, out) {
+        if let Some(Known(verified)) = self.registry.push_known_id(reference, &mut self.waiting, out) {
             return verified;
         }
+        self.waiting.count += 1;
         let strings = [
             Some(reference.uri),
             reference.name,
@@ -865,6 +898,8 @@ impl<'r> Stubs<'r> {
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
     pub(crate) fn append(&mut self, other: &Stubs<'_>, moved: impl Fn(usize) -> usize) {
+        self.waiting.count += other.shown.len();
+        self.waiting.held.extend(&other.waiting.held);
         for s in &other.shown {
             let r = other.get(s);
             let (start, lens) =

@@ -348,15 +348,21 @@ proptest::proptest! {
     /// links than the registry keeps, over records it held before.
     #[test]
     fn stubs_registered_at_once_are_registered_as_one_by_one(
-        before in proptest::collection::vec(0u16..3000, 0..2500),
+        before in proptest::collection::vec((0u16..3000, proptest::prelude::any::<u8>()), 0..2500),
         links in proptest::collection::vec((0u16..3000, proptest::prelude::any::<u8>(), proptest::option::of(0u16..9), proptest::prelude::any::<bool>()), 0..4500),
         pool in 1u16..3000,
     ) {
         use mcp_agent_view::{history, HistoryOptions};
-        let links: Vec<_> = links.into_iter().map(|(uri, name, size, never)| link(uri % pool, name, size, never && name % 7 == 0)).collect();
+        let links: Vec<_> = links.into_iter().map(|(uri, name, size, never)| link(uri % pool, name % 4, size.filter(|_| name % 5 == 0), never && name % 7 == 0)).collect();
         let registered = |registry: &ReferenceRegistry| {
-            for uri in &before {
-                registry.register(&reference(&format!("https://h.example/{}", uri % pool)));
+            // Some registered as a plain reference, some as the links below show them: those
+            // a link shows again as they are, whose records it leaves as they are.
+            for &(uri, name) in &before {
+                if name % 3 == 0 {
+                    registry.register(&reference(&format!("https://h.example/{}", uri % pool)));
+                } else {
+                    registered_one_by_one(registry, &[link(uri % pool, name % 4, None, false)]);
+                }
             }
         };
         let at_once = ReferenceRegistry::with_seed(3).for_connection("server");
@@ -398,4 +404,77 @@ fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_on
     // Shown again while kept: the same id as the first time.
     assert_eq!(ids[usize::from(n)], ids[usize::from(n) - 100]);
     assert_eq!(at_once.snapshot(), one_by_one.snapshot());
+}
+
+/// A registry holding `MAX_RECORDS` records, of the links `0..MAX_RECORDS` as `link` shows
+/// them, each registered by a message of its own.
+fn full_registry(seed: u64) -> ReferenceRegistry {
+    use mcp_agent_view::{history, HistoryOptions};
+    let registry = ReferenceRegistry::with_seed(seed);
+    for i in 0..u16::try_from(MAX_RECORDS).unwrap() {
+        history(
+            &json!({"content": [link(i, 0, None, false)]}),
+            &registry,
+            &HistoryOptions::default(),
+        )
+        .unwrap();
+    }
+    registry
+}
+
+/// A record the registry holds, shown again as it is, but after a new link in the same
+/// message: registering the new one evicts the record, so the stub has the id registering it
+/// anew gives, not the one it had; on every lane, in the content and in `structuredContent`.
+#[test]
+fn a_record_held_but_evicted_by_an_earlier_stub_of_the_message_gets_a_new_id() {
+    use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
+    let links = [link(5000, 0, None, false), link(0, 0, None, false)];
+    let one_by_one = full_registry(5);
+    let expected = registered_one_by_one(&one_by_one, &links);
+    let ids_in = |text: &str| -> Vec<String> {
+        text.match_indices("ref_")
+            .map(|(at, _)| text[at..at + 17].to_owned())
+            .collect()
+    };
+    let messages = [
+        json!({"content": links}),
+        json!({"content": [links[0]], "structuredContent": {"then": links[1]}}),
+    ];
+    for message in &messages {
+        let registry = full_registry(5);
+        let text = history(message, &registry, &HistoryOptions::default()).unwrap();
+        assert_eq!(ids_in(&text), expected, "{message}");
+        assert_eq!(registry.records(), one_by_one.records(), "{message}");
+        let registry = full_registry(5);
+        let converted = convert(message, Provenance::ToolResult, &registry, &Target::anthropic()).unwrap();
+        assert_eq!(
+            ids_in(&serde_json::to_string(&converted.content).unwrap()),
+            expected,
+            "{message}"
+        );
+        assert_eq!(registry.records(), one_by_one.records(), "{message}");
+        let registry = full_registry(5);
+        let text = script(message.to_string().as_bytes(), &registry, &Target::anthropic()).unwrap();
+        assert_eq!(ids_in(&text), expected, "{message}");
+        assert_eq!(registry.records(), one_by_one.records(), "{message}");
+    }
+}
+
+/// A record the registry holds, shown with other claims and then as it was: the record ends
+/// as the last stub shows it, as registering them one by one leaves it.
+#[test]
+fn a_record_held_shown_again_as_it_was_after_other_claims_ends_as_last_shown() {
+    use mcp_agent_view::{history, HistoryOptions};
+    let before = [link(1, 0, None, false)];
+    let links = [link(1, 1, None, false), link(1, 0, None, false)];
+    let at_once = ReferenceRegistry::with_seed(5);
+    registered_one_by_one(&at_once, &before);
+    let text = history(&json!({ "content": links }), &at_once, &HistoryOptions::default()).unwrap();
+    let one_by_one = ReferenceRegistry::with_seed(5);
+    registered_one_by_one(&one_by_one, &before);
+    let expected = registered_one_by_one(&one_by_one, &links);
+    let ids: Vec<&str> = text.lines().map(|line| &line[1..18]).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(at_once.records(), one_by_one.records());
+    assert_eq!(at_once.records()[0].name.as_deref(), Some("n0"));
 }

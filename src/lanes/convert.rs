@@ -245,7 +245,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                 self.content.len(),
                 self.has_text,
                 self.held_for_user.len(),
-                self.registry,
+                &self.stubs,
             );
             if let Some((beside, stubs)) = beside {
                 let out = AgentBlock::Text {

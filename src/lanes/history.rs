@@ -154,10 +154,8 @@ impl<'r> Render<'r> {
             self.count = 0;
         }
         let beside = match tool {
-            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, self.registry),
-            None => {
-                (self.count == 0 && self.held > 0).then(|| (DISPLAYED_TO_USER.to_owned(), Stubs::new(self.registry)))
-            }
+            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, &self.stubs),
+            None => (self.count == 0 && self.held > 0).then(|| (DISPLAYED_TO_USER.to_owned(), self.stubs.following())),
         };
         if let Some((beside, stubs)) = beside {
             if self.count > 0 {

@@ -97,21 +97,18 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
 ///
 /// Its stubs are left to the [`Stubs`] it gives back, at their places in the text: the caller
 /// registers them where it shows the text.
-pub(crate) fn structured_text<'r>(
-    json: &str,
-    registry: &'r ReferenceRegistry,
-    provenance: Provenance,
-) -> (String, Stubs<'r>) {
+/// `after`: the stubs the caller shows before the text, which these follow.
+pub(crate) fn structured_text<'r>(json: &str, after: &Stubs<'r>, provenance: Provenance) -> (String, Stubs<'r>) {
     let lane = Lane {
-        registry,
+        registry: after.registry(),
         provenance,
         media: None,
-        stubs: RefCell::new(Stubs::new(registry)),
+        stubs: RefCell::new(after.following()),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     match transcode(json.as_bytes(), &lane) {
         Ok(text) => (text, lane.stubs.into_inner()),
-        Err(_) => (render::STRUCTURED_UNREADABLE.to_owned(), Stubs::new(registry)),
+        Err(_) => (render::STRUCTURED_UNREADABLE.to_owned(), after.following()),
     }
 }
 
@@ -572,15 +569,15 @@ pub(crate) fn beside_blocks<'r>(
     shown: usize,
     has_text: bool,
     held: usize,
-    registry: &'r ReferenceRegistry,
+    after: &Stubs<'r>,
 ) -> Option<(String, Stubs<'r>)> {
     if let (false, Some(structured)) = (has_text, structured) {
         if !repeats_content(structured, shown + held) {
-            return Some(structured_text(structured, registry, Provenance::ToolResult));
+            return Some(structured_text(structured, after, Provenance::ToolResult));
         }
     }
     (shown == 0).then(|| {
         let marker = if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER };
-        (marker.to_owned(), Stubs::new(registry))
+        (marker.to_owned(), after.following())
     })
 }
