@@ -105,6 +105,9 @@ pub struct ReferenceRegistry {
 struct Inner {
     /// The counter of the next record.
     next: u64,
+    /// Moves on whenever the records change: a guess made against them holds while it has
+    /// not moved.
+    generation: u64,
     /// A uri's keyed hash to its record's counter. Two uris of one hash (a 64-bit keyed hash:
     /// about one registry in 10^12 that ever sees a million uris) cost only this: the older
     /// one, registered again, gets a new id.
@@ -145,22 +148,27 @@ impl Kept {
             self.expires_at = shown.expires_at.map(Into::into);
             self.digest = shown.digest.map(Into::into);
             self.size_bytes = shown.size_bytes;
-            if self.disposition != Some(Disposition::Never) {
-                self.disposition = shown.disposition.or(self.disposition);
-            }
+            self.disposition = testified_disposition(self.disposition, shown.disposition);
         }
     }
 
     /// Whether registering `shown` again leaves this record as it is.
     fn holds(&self, shown: &ShownRef<'_>) -> bool {
-        self.name.as_deref() == shown.name
-            && self.mime_type.as_deref() == shown.mime_type
-            && self.size_bytes == shown.size_bytes
-            && self.expires_at.as_deref() == shown.expires_at
-            && self.digest.as_deref() == shown.digest
-            && (shown.disposition.is_none()
-                || self.disposition == Some(Disposition::Never)
-                || self.disposition == shown.disposition)
+        holds(&self.as_shown(), shown)
+    }
+
+    /// The record's testimony, as a stub would show it.
+    fn as_shown(&self) -> ShownRef<'_> {
+        ShownRef {
+            uri: &self.uri,
+            name: self.name.as_deref(),
+            mime_type: self.mime_type.as_deref(),
+            expires_at: self.expires_at.as_deref(),
+            digest: self.digest.as_deref(),
+            source: self.source,
+            disposition: self.disposition,
+            size_bytes: self.size_bytes,
+        }
     }
 
     fn id(&self) -> &str {
@@ -217,6 +225,28 @@ impl Kept {
             verified: record.verified.clone().map(Box::new),
             connection: record.connection.as_deref().map(Into::into),
         }
+    }
+}
+
+/// Whether a record of testimony `kept`, shown again as `shown`, stays as it is.
+fn holds(kept: &ShownRef<'_>, shown: &ShownRef<'_>) -> bool {
+    kept.name == shown.name
+        && kept.mime_type == shown.mime_type
+        && kept.size_bytes == shown.size_bytes
+        && kept.expires_at == shown.expires_at
+        && kept.digest == shown.digest
+        && (shown.disposition.is_none()
+            || kept.disposition == Some(Disposition::Never)
+            || kept.disposition == shown.disposition)
+}
+
+/// A record's disposition once shown again with `shown`: the strictest it was ever given
+/// (`never` is never lost), else the latest.
+fn testified_disposition(kept: Option<Disposition>, shown: Option<Disposition>) -> Option<Disposition> {
+    if kept == Some(Disposition::Never) {
+        kept
+    } else {
+        shown.or(kept)
     }
 }
 
@@ -377,6 +407,17 @@ impl ReferenceRegistry {
     fn push_known_id(&self, reference: &Reference<'_>, waiting: &mut Waiting, out: &mut String) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        Self::known(&inner, hash, reference, waiting, out)
+    }
+
+    /// [`ReferenceRegistry::push_known_id`], under the lock, `reference.uri` of hash `hash`.
+    fn known(
+        inner: &Inner,
+        hash: u64,
+        reference: &Reference<'_>,
+        waiting: &mut Waiting,
+        out: &mut String,
+    ) -> Option<Known> {
         let index = inner.find_index(hash, reference.uri)?;
         let kept = &inner.records[index];
         let outlives = index >= (inner.records.len() + waiting.count).saturating_sub(MAX_RECORDS);
@@ -391,95 +432,102 @@ impl ReferenceRegistry {
         })))
     }
 
+    /// Writes `reference`'s id at the end of `out` as [`ReferenceRegistry::push_known_id`]
+    /// does, else the id registering it after the stubs `guess` guessed before it would give,
+    /// where the records have not changed since the first of them (else a placeholder; the
+    /// guess is broken). Gives what `push_known_id` gives, `None` where it guessed.
+    fn push_guessed_id(
+        &self,
+        reference: &Reference<'_>,
+        waiting: &mut Waiting,
+        guess: &mut Option<Box<Guess>>,
+        out: &mut String,
+    ) -> Option<Known> {
+        let hash = self.uris.hash_one(reference.uri);
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = Self::known(&inner, hash, reference, waiting, out) {
+            return Some(known);
+        }
+        waiting.count += 1;
+        let guess = guess.get_or_insert_with(|| Box::new(Guess::at(&inner)));
+        if guess.broken || inner.generation != guess.start.generation {
+            guess.broken = true;
+            out.push_str(ID_PLACEHOLDER);
+            return None;
+        }
+        let id = guess.register(self, &inner, hash, &ShownRef::of(reference));
+        out.push_str(id_str(&id));
+        None
+    }
+
     /// Registers what `stubs` showed and has not registered, in order, under one lock, and
     /// writes each id where its stub left room for it (`write(at, id)`).
     ///
     /// The ids and records are those registering the stubs one by one gives, but a new record
     /// is made only where it outlives the message: of a million new links, the registry keeps
-    /// the last [`MAX_RECORDS`], and the rest are evicted as soon as they would be made. The
-    /// first pass gives every stub its id, each new record kept as its stub's place until the
-    /// end; the second makes the records kept, and takes what later stubs said of them.
-    pub(crate) fn register_shown(&self, stubs: &Stubs<'_>, mut write: impl FnMut(usize, &str)) {
+    /// the last [`MAX_RECORDS`], and the rest are evicted as soon as they would be made. Each
+    /// stub is registered as a [`Guess`] registers it, and the guess then committed.
+    ///
+    /// Stubs that guessed their ids ([`Stubs::guessing`]) are registered as they guessed, where
+    /// the guess holds: nothing of it was taken back, and the records have not changed since.
+    /// Where it does not, nothing is registered and this gives `false`: the lane shows the
+    /// message again with stubs that wait ([`Stubs::new`]), which are always registered.
+    #[must_use]
+    pub(crate) fn register_shown(&self, stubs: &Stubs<'_>, mut write: impl FnMut(usize, &str)) -> bool {
+        match &stubs.mode {
+            Mode::Guess(guess) => return guess.as_deref().is_none_or(|guess| self.commit(guess)),
+            // The guess is lost: register nothing.
+            Mode::Lent => return false,
+            Mode::Wait => {}
+        }
         if stubs.shown.is_empty() {
-            return;
+            return true;
         }
-        let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let inner = &mut *guard;
-        // The records before `first_new` are the registry's; those from it on, this message's,
-        // kept as (their stub, its uri's hash) in `made`, the oldest `evicted` of them gone.
-        let first_new = inner.next;
-        let mut next = first_new;
-        let mut made: VecDeque<(usize, u64)> = VecDeque::new();
-        let mut evicted = 0u64;
-        for (at, shown) in stubs.shown.iter().enumerate() {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guess = Guess::at(&inner);
+        for shown in &stubs.shown {
             let reference = stubs.get(shown);
             let hash = self.uris.hash_one(reference.uri);
-            let found = inner.by_hash.get(&hash).copied();
-            let id = match found {
-                Some(n) if n >= first_new => n
-                    .checked_sub(first_new + evicted)
-                    .and_then(|k| made.get(usize::try_from(k).ok()?))
-                    .filter(|(stub, _)| stubs.get(&stubs.shown[*stub]).uri == reference.uri)
-                    .map(|_| self.id_of(n)),
-                Some(n) => inner
-                    .index(n)
-                    .filter(|&index| &*inner.records[index].uri == reference.uri)
-                    .map(|index| self.testified(&mut inner.records[index], &reference)),
-                None => None,
-            };
-            let id = id.unwrap_or_else(|| {
-                let n = next;
-                next += 1;
-                inner.by_hash.insert(hash, n);
-                made.push_back((at, hash));
-                while inner.records.len() + made.len() > MAX_RECORDS {
-                    if inner.records.is_empty() {
-                        let (_, hash) = made.pop_front().unwrap_or_default();
-                        inner.unlink(hash, first_new + evicted);
-                        evicted += 1;
-                    } else {
-                        // The registry's counter is not moved on until the end: its records
-                        // are where it says.
-                        inner.evict_oldest();
-                    }
-                }
-                self.id_of(n)
-            });
-            write(shown.at, id_str(&id));
+            write(shown.at, id_str(&guess.register(self, &inner, hash, &reference)));
         }
-        inner.next = next;
-        // The records kept of this message's: each made from its stub, then told what every
-        // later stub of its uri said, in order.
-        let kept_from = first_new + evicted;
-        let old = inner.records.len();
-        for (n, &(made_at, hash)) in (kept_from..).zip(&made) {
-            let reference = stubs.get(&stubs.shown[made_at]);
-            let kept = Kept::shown(&reference, self.id_of(n), hash, self.connection.clone());
-            inner.records.push_back(kept);
+        self.apply(&mut inner, &guess);
+        true
+    }
+
+    /// Registers what `guess` guessed, where it holds (see [`ReferenceRegistry::register_shown`]).
+    fn commit(&self, guess: &Guess) -> bool {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let holds = guess.start.generation == inner.generation;
+        if !guess.broken && holds {
+            self.apply(&mut inner, guess);
         }
-        let Some(&(first, _)) = made.front() else {
-            return;
-        };
-        for (at, shown) in stubs.shown.iter().enumerate().skip(first + 1) {
-            let reference = stubs.get(shown);
-            let hash = self.uris.hash_one(reference.uri);
-            let Some(k) = inner
-                .by_hash
-                .get(&hash)
-                .and_then(|&n| usize::try_from(n.checked_sub(kept_from)?).ok())
-            else {
-                continue;
-            };
-            if made.get(k).is_some_and(|&(made_at, _)| made_at < at) {
-                if let Some(kept) = inner
-                    .records
-                    .get_mut(old + k)
-                    .filter(|kept| &*kept.uri == reference.uri)
-                {
-                    self.testified(kept, &reference);
-                }
+        !guess.broken && holds
+    }
+
+    /// Does to `inner` what `guess`, made against it as it is, says registering does: the
+    /// testimonies to the records held first, then their evictions, then the records made.
+    fn apply(&self, inner: &mut Inner, guess: &Guess) {
+        let start = guess.start;
+        inner.generation += 1;
+        for (index, testimony) in &guess.testimonies {
+            if let Some(kept) = inner.records.get_mut(*index) {
+                self.testified(kept, &testimony.as_shown());
             }
         }
+        for _ in 0..guess.old_evicted {
+            inner.evict_oldest();
+        }
+        for (&hash, &n) in &guess.by_hash {
+            match n {
+                Some(n) => inner.by_hash.insert(hash, n),
+                None => inner.by_hash.remove(&hash),
+            };
+        }
+        for (n, made) in (start.first_new + guess.evicted..).zip(&guess.made) {
+            let kept = Kept::shown(&made.as_shown(), self.id_of(n), made.hash, self.connection.clone());
+            inner.records.push_back(kept);
+        }
+        inner.next = start.first_new + guess.evicted + guess.made.len() as u64;
     }
 
     /// Takes what `shown`, registered again, says of the record `kept`, and gives its id.
@@ -493,6 +541,7 @@ impl ReferenceRegistry {
     }
 
     fn register_locked(&self, inner: &mut Inner, shown: &ShownRef<'_>) -> [u8; 17] {
+        inner.generation += 1;
         let hash = self.uris.hash_one(shown.uri);
         if let Some(index) = inner.find_index(hash, shown.uri) {
             return self.testified(&mut inner.records[index], shown);
@@ -541,6 +590,7 @@ impl ReferenceRegistry {
     pub fn set_verified(&self, id: &str, verified: Verified) -> Result<ReferenceRecord, Error> {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let index = self.index_of_id(&inner, id)?;
+        inner.generation += 1;
         let kept = &mut inner.records[index];
         kept.verified = Some(Box::new(verified));
         Ok(kept.record())
@@ -672,6 +722,218 @@ impl ReferenceRegistry {
     }
 }
 
+/// The ids a message's stubs guessed as they were shown, and what registering them will do,
+/// against the records as they were when the first was guessed: what [`register_shown`]'s
+/// first pass does, one stub at a time, the registry's records left as they are.
+///
+/// [`register_shown`]: ReferenceRegistry::register_shown
+#[derive(Debug)]
+struct Guess {
+    /// The records when the first stub was guessed.
+    start: Start,
+    /// A stub was taken back, or the records changed: nothing of the guess is registered.
+    broken: bool,
+    /// How many of the records held at the start the records made evict, oldest first.
+    old_evicted: usize,
+    /// The records made that are kept, oldest first: those of counters from
+    /// `start.first_new + evicted` on.
+    made: VecDeque<Made>,
+    /// How many records made were evicted by later ones.
+    evicted: u64,
+    /// Records evicted, their strings' room kept for the next.
+    spare: Vec<Made>,
+    /// What registering does to the registry's map of hashes: a counter for a hash, or
+    /// `None` for a hash it forgets.
+    by_hash: HashMap<u64, Option<u64>, BuildHasherDefault<Hashed>>,
+    /// What stubs said of the records held at the start, their places then, in order.
+    testimonies: Vec<(usize, Made)>,
+}
+
+/// The records as a guess found them.
+#[derive(Debug, Clone, Copy)]
+struct Start {
+    generation: u64,
+    /// The counter of the first record the message makes.
+    first_new: u64,
+    /// How many records were held.
+    held: usize,
+}
+
+/// A record a guess made (or a testimony it took), its strings owned.
+#[derive(Debug)]
+struct Made {
+    hash: u64,
+    uri: String,
+    name: Option<String>,
+    mime_type: Option<String>,
+    expires_at: Option<String>,
+    digest: Option<String>,
+    source: ReferenceSource,
+    size_bytes: Option<u64>,
+    disposition: Option<Disposition>,
+}
+
+impl Made {
+    /// `shown` (of hash `hash`), in the room of one of `spare` where there is one.
+    fn of(spare: &mut Vec<Made>, shown: &ShownRef<'_>, hash: u64) -> Made {
+        match spare.pop() {
+            Some(mut made) => {
+                made.set(shown, hash);
+                made
+            }
+            None => Made {
+                hash,
+                uri: shown.uri.to_owned(),
+                name: shown.name.map(str::to_owned),
+                mime_type: shown.mime_type.map(str::to_owned),
+                expires_at: shown.expires_at.map(str::to_owned),
+                digest: shown.digest.map(str::to_owned),
+                source: shown.source,
+                size_bytes: shown.size_bytes,
+                disposition: shown.disposition,
+            },
+        }
+    }
+
+    /// Holds `shown` (of hash `hash`), in the room its strings had.
+    fn set(&mut self, shown: &ShownRef<'_>, hash: u64) {
+        self.hash = hash;
+        self.uri.clear();
+        self.uri.push_str(shown.uri);
+        self.take(shown);
+        self.disposition = shown.disposition;
+        self.source = shown.source;
+    }
+
+    /// Takes `shown`'s claims (all but its uri, source and disposition).
+    fn take(&mut self, shown: &ShownRef<'_>) {
+        fn keep(room: &mut Option<String>, value: Option<&str>) {
+            match (room.as_mut(), value) {
+                (Some(room), Some(value)) => {
+                    room.clear();
+                    room.push_str(value);
+                }
+                (_, value) => *room = value.map(str::to_owned),
+            }
+        }
+        keep(&mut self.name, shown.name);
+        keep(&mut self.mime_type, shown.mime_type);
+        keep(&mut self.expires_at, shown.expires_at);
+        keep(&mut self.digest, shown.digest);
+        self.size_bytes = shown.size_bytes;
+    }
+
+    /// Takes what `shown`, registered again, says, as [`Kept::testify`] does.
+    fn testify(&mut self, shown: &ShownRef<'_>) {
+        if !holds(&self.as_shown(), shown) {
+            self.take(shown);
+            self.disposition = testified_disposition(self.disposition, shown.disposition);
+        }
+    }
+
+    fn as_shown(&self) -> ShownRef<'_> {
+        ShownRef {
+            uri: &self.uri,
+            name: self.name.as_deref(),
+            mime_type: self.mime_type.as_deref(),
+            expires_at: self.expires_at.as_deref(),
+            digest: self.digest.as_deref(),
+            source: self.source,
+            disposition: self.disposition,
+            size_bytes: self.size_bytes,
+        }
+    }
+}
+
+impl Guess {
+    /// A guess against the records of `inner` as they are.
+    fn at(inner: &Inner) -> Guess {
+        Guess {
+            start: Start {
+                generation: inner.generation,
+                first_new: inner.next,
+                held: inner.records.len(),
+            },
+            broken: false,
+            old_evicted: 0,
+            made: VecDeque::new(),
+            evicted: 0,
+            spare: Vec::new(),
+            by_hash: HashMap::default(),
+            testimonies: Vec::new(),
+        }
+    }
+
+    /// The id registering `shown` (of hash `hash`) gives after the stubs guessed before it,
+    /// the records `inner` as they were at the start; what registering it does, kept.
+    fn register(&mut self, registry: &ReferenceRegistry, inner: &Inner, hash: u64, shown: &ShownRef<'_>) -> [u8; 17] {
+        let start = self.start;
+        let first_kept = start.first_new + self.evicted;
+        let found = match self.by_hash.get(&hash) {
+            Some(&Some(n)) => n
+                .checked_sub(first_kept)
+                .and_then(|k| usize::try_from(k).ok())
+                .and_then(|k| self.made.get_mut(k))
+                .filter(|made| made.uri == shown.uri)
+                .map(|made| {
+                    made.testify(shown);
+                    registry.id_of(n)
+                }),
+            Some(None) => None,
+            None => inner
+                .by_hash
+                .get(&hash)
+                .and_then(|&n| inner.index(n))
+                .filter(|&index| index >= self.old_evicted && &*inner.records[index].uri == shown.uri)
+                .map(|index| {
+                    self.testimonies.push((index, Made::of(&mut self.spare, shown, hash)));
+                    inner.records[index].id
+                }),
+        };
+        if let Some(id) = found {
+            return id;
+        }
+        let n = first_kept + self.made.len() as u64;
+        self.by_hash.insert(hash, Some(n));
+        let made = Made::of(&mut self.spare, shown, hash);
+        self.made.push_back(made);
+        while start.held - self.old_evicted + self.made.len() > MAX_RECORDS {
+            if self.old_evicted < start.held {
+                self.old_evicted += 1;
+            } else if let Some(old) = self.made.pop_front() {
+                // Forgotten where it still leads to the record evicted, as `Inner::unlink` does.
+                let n = start.first_new + self.evicted;
+                if self.by_hash.get(&old.hash) == Some(&Some(n)) {
+                    if inner.by_hash.contains_key(&old.hash) {
+                        self.by_hash.insert(old.hash, None);
+                    } else {
+                        self.by_hash.remove(&old.hash);
+                    }
+                }
+                self.evicted += 1;
+                self.spare.push(old);
+            }
+        }
+        registry.id_of(n)
+    }
+}
+
+/// What a lane shows, `show` given stubs that guess their ids (where `guess`), and again,
+/// given stubs that wait, where it gives `None`: the guess did not hold (something was taken
+/// back, or another lane registered meanwhile). Stubs that wait are always registered.
+pub(crate) fn guessed_else_waited<'r, T: Default, E>(
+    registry: &'r ReferenceRegistry,
+    guess: bool,
+    mut show: impl FnMut(Stubs<'r>) -> Result<Option<T>, E>,
+) -> Result<T, E> {
+    if guess {
+        if let Some(shown) = show(Stubs::guessing(registry))? {
+            return Ok(shown);
+        }
+    }
+    Ok(show(Stubs::new(registry))?.unwrap_or_default())
+}
+
 /// What a stub leaves where its id goes until the reference is registered: as long as an id,
 /// and never one.
 pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
@@ -690,10 +952,25 @@ pub(crate) struct Stubs<'r> {
     /// The stubs registered before these, where these follow others ([`Stubs::following`]),
     /// with these: what a record held must outlast to be written at once.
     waiting: Waiting,
+    mode: Mode,
     /// The stubs' strings, in chunks of [`CHUNK`] bytes: a string at offset `o` is in chunk
     /// `o / CHUNK`. The first chunk grows as a string grows; every later one is made whole, so
     /// that a million stubs leave at most one chunk unused, not half of one buffer.
     text: Vec<String>,
+}
+
+/// How stubs get their ids.
+#[derive(Debug)]
+enum Mode {
+    /// A placeholder, each stub's record kept, the ids written when the lane is done.
+    Wait,
+    /// At once, as registering them in order when the lane is done will give, where nothing
+    /// is taken back and nobody registers meanwhile: the guess (made at the first stub that
+    /// needs it).
+    Guess(Option<Box<Guess>>),
+    /// Guessing, the guess lent to the stubs that follow ([`Stubs::following`]) until they
+    /// are appended.
+    Lent,
 }
 
 /// The bytes of a chunk of stubs' strings: more than any stub's strings (five of at most
@@ -783,7 +1060,18 @@ impl<'r> Stubs<'r> {
             registry,
             shown: Vec::new(),
             waiting: Waiting::default(),
+            mode: Mode::Wait,
             text: Vec::new(),
+        }
+    }
+
+    /// No stubs yet, for `registry`, each to write the id it will get at once: a lane of
+    /// these that [`ReferenceRegistry::register_shown`] refuses shows its message again with
+    /// stubs that wait.
+    pub(crate) fn guessing(registry: &'r ReferenceRegistry) -> Self {
+        Stubs {
+            mode: Mode::Guess(None),
+            ..Stubs::new(registry)
         }
     }
 
@@ -792,10 +1080,19 @@ impl<'r> Stubs<'r> {
         self.registry
     }
 
-    /// No stubs yet, for stubs to be registered after these (appended to them).
-    pub(crate) fn following(&self) -> Self {
+    /// No stubs yet, for stubs to be registered after these (appended to them): a guess is
+    /// theirs until then.
+    pub(crate) fn following(&mut self) -> Self {
+        let mode = match std::mem::replace(&mut self.mode, Mode::Wait) {
+            Mode::Wait => Mode::Wait,
+            guess => {
+                self.mode = Mode::Lent;
+                guess
+            }
+        };
         Stubs {
             waiting: self.waiting.clone(),
+            mode,
             ..Stubs::new(self.registry)
         }
     }
@@ -805,7 +1102,23 @@ impl<'r> Stubs<'r> {
     /// What a fetch verified of it comes back, where the registry holds that: the stub states
     /// it instead of the claims.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
-        if let Some(Known(verified)) = self.registry.push_known_id(reference, &mut self.waiting, out) {
+        let registry = self.registry;
+        let at = out.len();
+        if let Mode::Guess(guess) = &mut self.mode {
+            if let Some(Known(verified)) = registry.push_guessed_id(reference, &mut self.waiting, guess, out) {
+                return verified;
+            }
+            // Its place alone: a guess needs no strings, only to know what is taken back.
+            self.shown.push(Shown {
+                at,
+                start: 0,
+                lens: [ABSENT; 5],
+                source: reference.source,
+                disposition: reference.disposition,
+            });
+            return None;
+        }
+        if let Some(Known(verified)) = registry.push_known_id(reference, &mut self.waiting, out) {
             return verified;
         }
         self.waiting.count += 1;
@@ -885,6 +1198,9 @@ impl<'r> Stubs<'r> {
 
     /// Forgets every stub but the first `count`.
     pub(crate) fn truncate(&mut self, count: usize) {
+        if let (Mode::Guess(Some(guess)), true) = (&mut self.mode, count < self.shown.len()) {
+            guess.broken = true;
+        }
         if let Some(first) = self.shown.get(count) {
             let start = first.start as usize;
             self.text.truncate(start / CHUNK + 1);
@@ -897,9 +1213,16 @@ impl<'r> Stubs<'r> {
 
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
-    pub(crate) fn append(&mut self, other: &Stubs<'_>, moved: impl Fn(usize) -> usize) {
+    pub(crate) fn append(&mut self, mut other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
         self.waiting.count += other.shown.len();
         self.waiting.held.extend(&other.waiting.held);
+        if let Mode::Lent = self.mode {
+            // What followed the guess had it, and guessed on: their places are all it needs.
+            self.mode = std::mem::replace(&mut other.mode, Mode::Lent);
+            self.shown
+                .extend(other.shown.iter().map(|s| Shown { at: moved(s.at), ..*s }));
+            return;
+        }
         for s in &other.shown {
             let r = other.get(s);
             let (start, lens) =
@@ -1042,5 +1365,53 @@ mod tests {
                 assert_eq!(inner.by_hash.get(&kept.hash), Some(&n));
             }
         }
+    }
+
+    fn link(uri: &str) -> crate::Block<'static> {
+        crate::Block::decode(&serde_json::json!({"type": "resource_link", "uri": uri, "name": "n"})).into_owned()
+    }
+
+    /// Guessed stubs whose records changed before they were registered (another lane
+    /// registered meanwhile), or of which some were taken back, register nothing: the lane
+    /// shows its message again with stubs that wait. Those that held register as guessed.
+    #[test]
+    fn a_guess_registers_only_where_nothing_changed() {
+        use super::Stubs;
+        use crate::classify::{classify_block, Class};
+        let registry = ReferenceRegistry::with_seed(8);
+        let shown = |stubs: &mut Stubs<'_>, uri: &str| {
+            let block = link(uri);
+            let Class::Reference(reference) = classify_block(&block) else {
+                panic!("{uri}")
+            };
+            let mut out = String::new();
+            stubs.push_id(&reference, &mut out);
+            out
+        };
+        let before = registry.snapshot();
+        let mut stubs = Stubs::guessing(&registry);
+        shown(&mut stubs, "https://h.example/a");
+        let other = link("https://h.example/other");
+        let Class::Reference(reference) = classify_block(&other) else {
+            panic!("a link")
+        };
+        let _ = registry.register(&reference);
+        let after_other = registry.snapshot();
+        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.snapshot(), after_other);
+        assert_ne!(after_other, before);
+
+        let mut stubs = Stubs::guessing(&registry);
+        shown(&mut stubs, "https://h.example/b");
+        shown(&mut stubs, "https://h.example/c");
+        stubs.truncate(1);
+        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.snapshot(), after_other);
+
+        let mut stubs = Stubs::guessing(&registry);
+        let id = shown(&mut stubs, "https://h.example/b");
+        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.lookup(&id).unwrap().uri, "https://h.example/b");
+        assert_eq!(registry.len(), 2);
     }
 }

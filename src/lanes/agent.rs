@@ -120,7 +120,8 @@ pub(crate) fn convert_block<'a>(
     let mut stubs = Stubs::new(registry);
     let mut out = convert_class_deferred(classify_block(block), provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
-        registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+        // Stubs that wait are always registered.
+        let _ = registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
     }
     out
 }

@@ -2,20 +2,21 @@
 //! context injections.
 
 use std::borrow::Cow;
+use std::convert::Infallible;
 
 use crate::classify::{classify_block, for_user_only, lasting_text, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::script::beside_blocks;
-use crate::reference::{ReferenceRegistry, Stubs};
+use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
 use crate::target::Target;
 use crate::wire::{json_of, walk, Block, Message, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
 /// user.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[must_use]
 pub struct Converted<'a> {
     /// The agent blocks the model reads, in order.
@@ -79,7 +80,12 @@ pub fn convert<'a>(
             Ok(convert_bytes(&bytes, provenance, registry, target)?.into_owned())
         }
         Source::Message(message) => Ok(convert_message(message, provenance, registry, target)),
-        Source::Blocks(blocks) => Ok(Lane::of(blocks, provenance, registry, target).finish(None)),
+        Source::Blocks(blocks) => {
+            let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
+                Ok::<_, Infallible>(Lane::of(blocks, provenance, stubs, target).finish(None))
+            });
+            Ok(converted)
+        }
     }
 }
 
@@ -93,7 +99,10 @@ pub(crate) fn convert_message<'a>(
     if let Message::RpcError(error) = message {
         return rpc_error_converted(error);
     }
-    Lane::of(message.blocks(), provenance, registry, target).finish(message.tool_result())
+    let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
+        Ok::<_, Infallible>(Lane::of(message.blocks(), provenance, stubs, target).finish(message.tool_result()))
+    });
+    converted
 }
 
 /// [`convert`] of JSON bytes, in one pass.
@@ -103,15 +112,17 @@ fn convert_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
-    let mut sink = Streaming {
-        lane: Lane::new(provenance, registry, target),
-        bytes,
-    };
-    let shape = walk(bytes, &mut sink)?;
-    if let Some(error) = shape.rpc_error() {
-        return Ok(rpc_error_converted(error));
-    }
-    Ok(sink.lane.finish(shape.tool_result()))
+    guessed_else_waited(registry, true, |stubs| {
+        let mut sink = Streaming {
+            lane: Lane::new(provenance, stubs, target),
+            bytes,
+        };
+        let shape = walk(bytes, &mut sink)?;
+        if let Some(error) = shape.rpc_error() {
+            return Ok(Some(rpc_error_converted(error)));
+        }
+        Ok(sink.lane.finish(shape.tool_result()))
+    })
 }
 
 fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
@@ -133,7 +144,10 @@ pub(crate) fn converted_blocks<'a>(
     target: &Target,
 ) -> Converted<'a> {
     let structured = message.tool_result().and_then(|(_, structured)| structured);
-    Lane::of(message.blocks(), provenance, registry, target).finish(Some((false, structured)))
+    let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
+        Ok::<_, Infallible>(Lane::of(message.blocks(), provenance, stubs, target).finish(Some((false, structured))))
+    });
+    converted
 }
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
@@ -162,7 +176,8 @@ impl Place {
 }
 
 impl<'a, 'r> Lane<'a, 'r> {
-    fn new(provenance: Provenance, registry: &'r ReferenceRegistry, target: &'r Target) -> Self {
+    fn new(provenance: Provenance, stubs: Stubs<'r>, target: &'r Target) -> Self {
+        let registry = stubs.registry();
         Lane {
             // Most messages have a few blocks: room for eight at once (320 bytes), grown as
             // needed past them.
@@ -172,7 +187,7 @@ impl<'a, 'r> Lane<'a, 'r> {
             provenance,
             registry,
             target,
-            stubs: Stubs::new(registry),
+            stubs,
             texts: Vec::new(),
         }
     }
@@ -181,10 +196,10 @@ impl<'a, 'r> Lane<'a, 'r> {
     fn of<'b: 'a>(
         blocks: impl IntoIterator<Item = &'a Block<'b>>,
         provenance: Provenance,
-        registry: &'r ReferenceRegistry,
+        stubs: Stubs<'r>,
         target: &'r Target,
     ) -> Self {
-        let mut lane = Lane::new(provenance, registry, target);
+        let mut lane = Lane::new(provenance, stubs, target);
         for block in blocks {
             let for_user = for_user_only(block);
             let stubs = lane.stubs.len();
@@ -237,22 +252,23 @@ impl<'a, 'r> Lane<'a, 'r> {
     }
 
     /// The blocks, with what a tool result shows beside them, every stub's id written.
-    /// `tool`, for a tool result: its `isError` and its `structuredContent`.
-    fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
+    /// `tool`, for a tool result: its `isError` and its `structuredContent`. `None` where the
+    /// stubs guessed and the guess did not hold.
+    fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Option<Converted<'a>> {
         if let Some((_, structured)) = tool {
             let beside = beside_blocks(
                 structured,
                 self.content.len(),
                 self.has_text,
                 self.held_for_user.len(),
-                &self.stubs,
+                &mut self.stubs,
             );
             if let Some((beside, stubs)) = beside {
                 let out = AgentBlock::Text {
                     text: Cow::Owned(beside),
                 };
                 let from = self.stubs.len();
-                self.stubs.append(&stubs, |at| at);
+                self.stubs.append(stubs, |at| at);
                 self.keep(out, from, false);
             }
         }
@@ -266,7 +282,7 @@ impl<'a, 'r> Lane<'a, 'r> {
         } = self;
         // The ids come in the stubs' order, and so do the texts they were written in.
         let (mut stub, mut text_of) = (0, 0);
-        registry.register_shown(&stubs, |at, id| {
+        let registered = registry.register_shown(&stubs, |at, id| {
             while texts.get(text_of + 1).is_some_and(|&(first, _)| first as usize <= stub) {
                 text_of += 1;
             }
@@ -284,6 +300,9 @@ impl<'a, 'r> Lane<'a, 'r> {
                 text.to_mut().replace_range(at..at + id.len(), id);
             }
         });
+        if !registered {
+            return None;
+        }
         if let Some((true, _)) = tool {
             content.insert(
                 0,
@@ -292,7 +311,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                 },
             );
         }
-        Converted { content, held_for_user }
+        Some(Converted { content, held_for_user })
     }
 }
 

@@ -4,7 +4,7 @@ use crate::classify::{classify_block, for_user_only, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::script::beside_blocks;
-use crate::reference::{ReferenceRegistry, Stubs};
+use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, show, Provenance, DISPLAYED_TO_USER, TOOL_ERROR_LINE};
 use crate::wire::{json_of, walk, Block, Message, Sink};
 
@@ -56,28 +56,35 @@ pub fn history<'a>(
     registry: &ReferenceRegistry,
     options: &HistoryOptions,
 ) -> Result<String, Error> {
-    match input.source() {
-        Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, registry, options),
-        Source::Json(JsonSource::Value(value)) => history_bytes(&json_of(value)?, registry, options),
-        Source::Message(message) => Ok(history_message(message, registry, options)),
-        Source::Blocks(blocks) => Ok(Render::of(blocks, registry, options).finish(options.budget, None)),
-    }
+    // A budget may take stubs back: then they wait.
+    let guess = options.budget.is_none();
+    let source = input.source();
+    let value_bytes = match &source {
+        Source::Json(JsonSource::Value(value)) => Some(json_of(value)?),
+        _ => None,
+    };
+    guessed_else_waited(registry, guess, |stubs| match &source {
+        Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, stubs, options),
+        Source::Json(JsonSource::Value(_)) => history_bytes(value_bytes.as_deref().unwrap_or_default(), stubs, options),
+        Source::Message(message) => Ok(history_message(message, stubs, options)),
+        Source::Blocks(blocks) => Ok(Render::of(blocks.iter(), stubs, options).finish(options.budget, None)),
+    })
 }
 
-fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
+fn history_message(message: &Message<'_>, stubs: Stubs<'_>, options: &HistoryOptions) -> Option<String> {
     if let Message::RpcError(error) = message {
-        return cut_to_budget(rpc_error(error), &[], options.budget).0;
+        return Some(cut_to_budget(rpc_error(error), &[], options.budget).0);
     }
-    Render::of(message.blocks(), registry, options).finish(options.budget, message.tool_result())
+    Render::of(message.blocks(), stubs, options).finish(options.budget, message.tool_result())
 }
 
-fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
-    let mut render = Render::new(registry, options);
+fn history_bytes(bytes: &[u8], stubs: Stubs<'_>, options: &HistoryOptions) -> Result<Option<String>, Error> {
+    let mut render = Render::new(stubs, options);
     // Blobs shrink to markers: start small, however large the input.
     render.out.reserve(bytes.len().min(64 * 1024));
     let shape = walk(bytes, &mut render)?;
     if let Some(error) = shape.rpc_error() {
-        return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
+        return Ok(Some(cut_to_budget(rpc_error(error), &[], options.budget).0));
     }
     Ok(render.finish(options.budget, shape.tool_result()))
 }
@@ -100,7 +107,8 @@ struct Render<'r> {
 }
 
 impl<'r> Render<'r> {
-    fn new(registry: &'r ReferenceRegistry, options: &HistoryOptions) -> Self {
+    fn new(stubs: Stubs<'r>, options: &HistoryOptions) -> Self {
+        let registry = stubs.registry();
         Render {
             out: String::new(),
             atomic: options.budget.map(|_| Vec::new()),
@@ -108,7 +116,7 @@ impl<'r> Render<'r> {
             held: 0,
             has_text: false,
             registry,
-            stubs: Stubs::new(registry),
+            stubs,
             provenance: options.provenance,
         }
     }
@@ -116,10 +124,10 @@ impl<'r> Render<'r> {
     /// The string of decoded blocks, rendered.
     fn of<'b, 'c: 'b>(
         blocks: impl IntoIterator<Item = &'b Block<'c>>,
-        registry: &'r ReferenceRegistry,
+        stubs: Stubs<'r>,
         options: &HistoryOptions,
     ) -> Self {
-        let mut render = Render::new(registry, options);
+        let mut render = Render::new(stubs, options);
         for block in blocks {
             render.push(block);
         }
@@ -146,15 +154,15 @@ impl<'r> Render<'r> {
 
     /// The string, the budget applied; for a tool result (`tool`: its `isError` and its
     /// `structuredContent`), what the tool-result lane shows beside the blocks, and the error
-    /// line first.
-    fn finish(mut self, budget: Option<usize>, tool: Option<(bool, Option<&str>)>) -> String {
+    /// line first. `None` where the stubs guessed and the guess did not hold.
+    fn finish(mut self, budget: Option<usize>, tool: Option<(bool, Option<&str>)>) -> Option<String> {
         if tool.is_some() && self.out.trim().is_empty() {
             // Empty texts are nothing for the model: the result's own rules apply.
             self.out.clear();
             self.count = 0;
         }
         let beside = match tool {
-            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, &self.stubs),
+            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, &mut self.stubs),
             None => (self.count == 0 && self.held > 0).then(|| (DISPLAYED_TO_USER.to_owned(), self.stubs.following())),
         };
         if let Some((beside, stubs)) = beside {
@@ -163,7 +171,7 @@ impl<'r> Render<'r> {
             }
             let start = self.out.len();
             self.out.push_str(&beside);
-            self.stubs.append(&stubs, |at| start + at);
+            self.stubs.append(stubs, |at| start + at);
             if let Some(atomic) = self.atomic.as_mut() {
                 atomic.push(start..self.out.len());
             }
@@ -188,8 +196,9 @@ impl<'r> Render<'r> {
         } = self;
         let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
         stubs.forget_from(kept);
-        registry.register_shown(&stubs, |at, id| out.replace_range(at..at + id.len(), id));
-        out
+        registry
+            .register_shown(&stubs, |at, id| out.replace_range(at..at + id.len(), id))
+            .then_some(out)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
-use crate::reference::{ReferenceRegistry, Stubs};
+use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
 use crate::wire::{
@@ -82,13 +82,15 @@ fn pruned(value: &Value, depth: usize) -> Value {
 }
 
 fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
-    let lane = Lane {
-        registry,
-        provenance: Provenance::ScriptResult,
-        media: Some(target),
-        stubs: RefCell::new(Stubs::new(registry)),
-    };
-    transcode_all(bytes, &lane)
+    guessed_else_waited(registry, true, |stubs| {
+        let lane = Lane {
+            registry,
+            provenance: Provenance::ScriptResult,
+            media: Some(target),
+            stubs: RefCell::new(stubs),
+        };
+        transcode_all(bytes, lane)
+    })
 }
 
 /// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
@@ -98,7 +100,7 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
 /// Its stubs are left to the [`Stubs`] it gives back, at their places in the text: the caller
 /// registers them where it shows the text.
 /// `after`: the stubs the caller shows before the text, which these follow.
-pub(crate) fn structured_text<'r>(json: &str, after: &Stubs<'r>, provenance: Provenance) -> (String, Stubs<'r>) {
+pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance: Provenance) -> (String, Stubs<'r>) {
     let lane = Lane {
         registry: after.registry(),
         provenance,
@@ -106,20 +108,25 @@ pub(crate) fn structured_text<'r>(json: &str, after: &Stubs<'r>, provenance: Pro
         stubs: RefCell::new(after.following()),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
-    match transcode(json.as_bytes(), &lane) {
-        Ok(text) => (text, lane.stubs.into_inner()),
-        Err(_) => (render::STRUCTURED_UNREADABLE.to_owned(), after.following()),
+    let text = transcode(json.as_bytes(), &lane);
+    let mut stubs = lane.stubs.into_inner();
+    if let Ok(text) = text {
+        (text, stubs)
+    } else {
+        stubs.truncate(0);
+        (render::STRUCTURED_UNREADABLE.to_owned(), stubs)
     }
 }
 
-fn transcode_all(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
-    let mut out = transcode(bytes, lane)?;
+/// The walk of the JSON in `bytes`, its stubs registered; `None` where they guessed and the
+/// guess did not hold.
+fn transcode_all(bytes: &[u8], lane: Lane<'_>) -> Result<Option<String>, Error> {
+    let mut out = transcode(bytes, &lane)?;
     // Only now is it known which stubs are shown.
-    lane.registry
-        .register_shown(&lane.stubs.replace(Stubs::new(lane.registry)), |at, id| {
-            out.replace_range(at..at + id.len(), id);
-        });
-    Ok(out)
+    let registered = lane.registry.register_shown(&lane.stubs.into_inner(), |at, id| {
+        out.replace_range(at..at + id.len(), id);
+    });
+    Ok(registered.then_some(out))
 }
 
 /// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
@@ -569,7 +576,7 @@ pub(crate) fn beside_blocks<'r>(
     shown: usize,
     has_text: bool,
     held: usize,
-    after: &Stubs<'r>,
+    after: &mut Stubs<'r>,
 ) -> Option<(String, Stubs<'r>)> {
     if let (false, Some(structured)) = (has_text, structured) {
         if !repeats_content(structured, shown + held) {
