@@ -523,7 +523,7 @@ impl ReferenceRegistry {
                 None => inner.by_hash.remove(&hash),
             };
         }
-        for (n, made) in (start.first_new + guess.evicted..).zip(&guess.made) {
+        for (n, made) in (start.first_new + guess.evicted..).zip(guess.made.iter()) {
             let kept = Kept::shown(&made.as_shown(), self.id_of(n), made.hash, self.connection.clone());
             inner.records.push_back(kept);
         }
@@ -737,11 +737,9 @@ struct Guess {
     old_evicted: usize,
     /// The records made that are kept, oldest first: those of counters from
     /// `start.first_new + evicted` on.
-    made: VecDeque<Made>,
+    made: Ring,
     /// How many records made were evicted by later ones.
     evicted: u64,
-    /// Records evicted, their strings' room kept for the next.
-    spare: Vec<Made>,
     /// What registering does to the registry's map of hashes: a counter for a hash, or
     /// `None` for a hash it forgets.
     by_hash: HashMap<u64, Option<u64>, BuildHasherDefault<Hashed>>,
@@ -774,24 +772,18 @@ struct Made {
 }
 
 impl Made {
-    /// `shown` (of hash `hash`), in the room of one of `spare` where there is one.
-    fn of(spare: &mut Vec<Made>, shown: &ShownRef<'_>, hash: u64) -> Made {
-        match spare.pop() {
-            Some(mut made) => {
-                made.set(shown, hash);
-                made
-            }
-            None => Made {
-                hash,
-                uri: shown.uri.to_owned(),
-                name: shown.name.map(str::to_owned),
-                mime_type: shown.mime_type.map(str::to_owned),
-                expires_at: shown.expires_at.map(str::to_owned),
-                digest: shown.digest.map(str::to_owned),
-                source: shown.source,
-                size_bytes: shown.size_bytes,
-                disposition: shown.disposition,
-            },
+    /// `shown` (of hash `hash`).
+    fn of(shown: &ShownRef<'_>, hash: u64) -> Made {
+        Made {
+            hash,
+            uri: shown.uri.to_owned(),
+            name: shown.name.map(str::to_owned),
+            mime_type: shown.mime_type.map(str::to_owned),
+            expires_at: shown.expires_at.map(str::to_owned),
+            digest: shown.digest.map(str::to_owned),
+            source: shown.source,
+            size_bytes: shown.size_bytes,
+            disposition: shown.disposition,
         }
     }
 
@@ -845,6 +837,58 @@ impl Made {
     }
 }
 
+/// The records a guess made and keeps, oldest first, in a ring whose rooms are used again:
+/// a record evicted leaves its strings' room to the next.
+#[derive(Debug, Default)]
+struct Ring {
+    rooms: Vec<Made>,
+    /// Where the oldest is.
+    first: usize,
+    len: usize,
+}
+
+impl Ring {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Where the `k`th oldest is.
+    fn room(&self, k: usize) -> Option<usize> {
+        (k < self.len).then(|| (self.first + k) % self.rooms.len())
+    }
+
+    fn get_mut(&mut self, k: usize) -> Option<&mut Made> {
+        self.room(k).map(|room| &mut self.rooms[room])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Made> {
+        (0..self.len).filter_map(|k| self.room(k).map(|room| &self.rooms[room]))
+    }
+
+    /// Keeps `shown` (of hash `hash`) as the newest.
+    fn push(&mut self, shown: &ShownRef<'_>, hash: u64) {
+        if self.len < self.rooms.len() {
+            let room = (self.first + self.len) % self.rooms.len();
+            self.rooms[room].set(shown, hash);
+        } else if self.first == 0 {
+            self.rooms.push(Made::of(shown, hash));
+        } else {
+            // Every room is taken and the newest is just before the oldest: a room between.
+            self.rooms.insert(self.first, Made::of(shown, hash));
+            self.first += 1;
+        }
+        self.len += 1;
+    }
+
+    /// Evicts the oldest, which it gives; its room is used again.
+    fn pop_front(&mut self) -> Option<&Made> {
+        let room = self.room(0)?;
+        self.first = (room + 1) % self.rooms.len();
+        self.len -= 1;
+        Some(&self.rooms[room])
+    }
+}
+
 impl Guess {
     /// A guess against the records of `inner` as they are.
     fn at(inner: &Inner) -> Guess {
@@ -856,9 +900,8 @@ impl Guess {
             },
             broken: false,
             old_evicted: 0,
-            made: VecDeque::new(),
+            made: Ring::default(),
             evicted: 0,
-            spare: Vec::new(),
             by_hash: HashMap::default(),
             testimonies: Vec::new(),
         }
@@ -886,7 +929,7 @@ impl Guess {
                 .and_then(|&n| inner.index(n))
                 .filter(|&index| index >= self.old_evicted && &*inner.records[index].uri == shown.uri)
                 .map(|index| {
-                    self.testimonies.push((index, Made::of(&mut self.spare, shown, hash)));
+                    self.testimonies.push((index, Made::of(shown, hash)));
                     inner.records[index].id
                 }),
         };
@@ -895,9 +938,8 @@ impl Guess {
         }
         let n = first_kept + self.made.len() as u64;
         self.by_hash.insert(hash, Some(n));
-        let made = Made::of(&mut self.spare, shown, hash);
-        self.made.push_back(made);
-        while start.held - self.old_evicted + self.made.len() > MAX_RECORDS {
+        // Room first, then the record: the record evicted is the same, and its room is kept.
+        while start.held - self.old_evicted + self.made.len() >= MAX_RECORDS {
             if self.old_evicted < start.held {
                 self.old_evicted += 1;
             } else if let Some(old) = self.made.pop_front() {
@@ -911,9 +953,11 @@ impl Guess {
                     }
                 }
                 self.evicted += 1;
-                self.spare.push(old);
+            } else {
+                break;
             }
         }
+        self.made.push(shown, hash);
         registry.id_of(n)
     }
 }
