@@ -482,3 +482,65 @@ fn a_record_held_shown_again_as_it_was_after_other_claims_ends_as_last_shown() {
     assert_eq!(at_once.records(), one_by_one.records());
     assert_eq!(at_once.records()[0].name.as_deref(), Some("n0"));
 }
+
+/// Lanes on two threads registering into one registry at once: whatever the interleaving
+/// (a guess made while the other thread registers is shown again, its stubs waiting), every
+/// id shown whose record is kept is the record of the link it was shown for, and the records
+/// of one message's links have ids of their own.
+#[test]
+fn lanes_registering_at_once_on_two_threads_show_the_ids_of_their_records() {
+    use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
+    let registry = ReferenceRegistry::with_seed(11);
+    let shown: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let lanes: Vec<_> = (0..2)
+            .map(|thread| {
+                let registry = &registry;
+                scope.spawn(move || {
+                    let mut texts = Vec::new();
+                    for message in 0..30 {
+                        let links: Vec<_> = (0..150)
+                            .map(|i| {
+                                let n = (thread * 7 + message * 3 + i) % 400;
+                                json!({"type": "resource_link", "uri": format!("https://h.example/{n}"), "name": format!("n{n}")})
+                            })
+                            .collect();
+                        let message = json!({ "content": links });
+                        texts.push(match message_lane(thread, &message) {
+                            0 => history(&message, registry, &HistoryOptions::default()).unwrap(),
+                            1 => serde_json::to_string(&convert(&message, Provenance::ToolResult, registry, &Target::anthropic()).unwrap().content).unwrap(),
+                            _ => script(message.to_string().as_bytes(), registry, &Target::anthropic()).unwrap(),
+                        });
+                    }
+                    texts
+                })
+            })
+            .collect();
+        lanes.into_iter().map(|lane| lane.join().unwrap()).collect()
+    });
+    let mut checked = 0;
+    for text in shown.iter().flatten() {
+        let mut names_of_ids = std::collections::HashMap::new();
+        for (at, _) in text.match_indices("[ref_") {
+            let id = &text[at + 1..at + 18];
+            let name: String = text[at + 20..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            assert_eq!(
+                names_of_ids.insert(id, name.clone()).unwrap_or_else(|| name.clone()),
+                name,
+                "one id, two links: {id}"
+            );
+            if let Ok(record) = registry.lookup(id) {
+                assert_eq!(record.name.as_deref(), Some(name.as_str()), "{id}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} ids checked");
+}
+
+/// Which lane a thread's message goes through: each thread through all three in turn.
+fn message_lane(thread: usize, message: &serde_json::Value) -> usize {
+    (thread + message.to_string().len()) % 3
+}
