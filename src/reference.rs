@@ -1452,9 +1452,17 @@ mod tests {
         assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.snapshot(), after_other);
 
+        // Two guesses against the same records: the first registered changes them for the
+        // second, which registers nothing.
         let mut stubs = Stubs::guessing(&registry);
         let id = shown(&mut stubs, "https://h.example/b");
+        let mut later = Stubs::guessing(&registry);
+        let later_id = shown(&mut later, "https://h.example/d");
+        assert_eq!(id, later_id, "the same counter, guessed twice");
         assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.lookup(&id).unwrap().uri, "https://h.example/b");
+        assert_eq!(registry.len(), 2);
+        assert!(!registry.register_shown(&later, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.lookup(&id).unwrap().uri, "https://h.example/b");
         assert_eq!(registry.len(), 2);
     }
