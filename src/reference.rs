@@ -870,12 +870,13 @@ impl Ring {
         if self.len < self.rooms.len() {
             let room = (self.first + self.len) % self.rooms.len();
             self.rooms[room].set(shown, hash);
-        } else if self.first == 0 {
-            self.rooms.push(Made::of(shown, hash));
         } else {
-            // Every room is taken and the newest is just before the oldest: a room between.
-            self.rooms.insert(self.first, Made::of(shown, hash));
-            self.first += 1;
+            // Every room is taken: the oldest first again, a room after the newest. (Never
+            // with the oldest elsewhere: a guess evicts before it keeps, so the ring grows
+            // only until its first eviction.)
+            self.rooms.rotate_left(self.first);
+            self.first = 0;
+            self.rooms.push(Made::of(shown, hash));
         }
         self.len += 1;
     }
@@ -1413,6 +1414,42 @@ mod tests {
 
     fn link(uri: &str) -> crate::Block<'static> {
         crate::Block::decode(&serde_json::json!({"type": "resource_link", "uri": uri, "name": "n"})).into_owned()
+    }
+
+    /// The ring keeps its records oldest first through evictions and rooms used again, and
+    /// when it grows with every room taken.
+    #[test]
+    fn the_ring_keeps_its_records_oldest_first() {
+        use super::{Ring, ShownRef};
+        use crate::classify::ReferenceSource;
+        let shown = |uri| ShownRef {
+            uri,
+            name: None,
+            mime_type: None,
+            expires_at: None,
+            digest: None,
+            source: ReferenceSource::ResourceLink,
+            disposition: None,
+            size_bytes: None,
+        };
+        let uris = |ring: &Ring| ring.iter().map(|made| made.uri.clone()).collect::<Vec<_>>();
+        let mut ring = Ring::default();
+        assert!(ring.pop_front().is_none());
+        for uri in ["a", "b", "c"] {
+            ring.push(&shown(uri), 0);
+        }
+        assert_eq!(ring.pop_front().map(|made| made.uri.clone()).as_deref(), Some("a"));
+        ring.push(&shown("d"), 0);
+        assert_eq!((ring.len(), ring.rooms.len()), (3, 3), "a's room used again");
+        assert_eq!(uris(&ring), ["b", "c", "d"]);
+        ring.push(&shown("e"), 0);
+        assert_eq!(uris(&ring), ["b", "c", "d", "e"]);
+        assert_eq!(ring.get_mut(3).map(|made| made.uri.clone()).as_deref(), Some("e"));
+        assert!(ring.get_mut(4).is_none());
+        for expected in ["b", "c", "d", "e"] {
+            assert_eq!(ring.pop_front().map(|made| made.uri.clone()).as_deref(), Some(expected));
+        }
+        assert!(ring.pop_front().is_none());
     }
 
     /// Guessed stubs whose records changed before they were registered (another lane
