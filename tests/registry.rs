@@ -524,7 +524,7 @@ fn lanes_registering_at_once_on_two_threads_show_the_ids_of_their_records() {
             let id = &text[at + 1..at + 18];
             let name: String = text[at + 20..]
                 .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
+                .take_while(char::is_ascii_alphanumeric)
                 .collect();
             assert_eq!(
                 names_of_ids.insert(id, name.clone()).unwrap_or_else(|| name.clone()),
