@@ -544,3 +544,36 @@ fn lanes_registering_at_once_on_two_threads_show_the_ids_of_their_records() {
 fn message_lane(thread: usize, message: &serde_json::Value) -> usize {
     (thread + message.to_string().len()) % 3
 }
+
+/// The stubs of `structuredContent`, shown beside the content's, are registered with the ids
+/// one by one gives and written where they are shown, whether the stubs guess (no budget) or
+/// wait (a budget), with an error line before them too.
+#[test]
+fn structured_contents_stubs_are_registered_where_they_are_shown() {
+    use mcp_agent_view::{history, HistoryOptions};
+    let links = [
+        link(1, 1, Some(5), false),
+        link(2, 2, None, false),
+        link(3, 3, None, false),
+    ];
+    let one_by_one = ReferenceRegistry::with_seed(6);
+    let expected = registered_one_by_one(&one_by_one, &links);
+    for is_error in [false, true] {
+        let message =
+            json!({"content": [links[0]], "isError": is_error, "structuredContent": {"a": links[1], "b": [links[2]]}});
+        for budget in [None, Some(100_000)] {
+            let registry = ReferenceRegistry::with_seed(6);
+            let options = HistoryOptions {
+                budget,
+                ..HistoryOptions::default()
+            };
+            let text = history(&message, &registry, &options).unwrap();
+            let ids: Vec<&str> = text.match_indices("ref_").map(|(at, _)| &text[at..at + 17]).collect();
+            assert_eq!(ids, expected, "{text}");
+            for (id, name) in ids.iter().zip(["n1", "n2", "n3"]) {
+                assert!(text.contains(&format!("{id}] {name}")), "{text}");
+            }
+            assert_eq!(registry.records(), one_by_one.records());
+        }
+    }
+}
