@@ -9,11 +9,11 @@
 //! - [`history`]: one string for the conversation history;
 //! - [`convert`]: one [`AgentBlock`] (text, image, audio or document) per block;
 //! - [`script`]: a script's JSON result with every block in it replaced by its agent form;
-//! - [`tool_result`] and [`prompt_messages`]: the outcome of a call as the model should read it.
+//! - [`tool_result`](fn@tool_result) and [`prompt_messages`]: the outcome of a call as the model should read it.
 //!
 //! The three lanes read JSON as it arrived (bytes or text, borrowed, nothing built but what it
 //! shows), a `serde_json::Value`, or a [`Message`] decoded before ([`Message::parse`]);
-//! [`tool_result`] and [`prompt_messages`], which answer one call, read the decoded message.
+//! [`tool_result`](fn@tool_result) and [`prompt_messages`], which answer one call, read the decoded message.
 //!
 //! Media is checked against a [`Target`] (base64, magic numbers, size) before it goes out as
 //! media, and each provider's JSON shape (Anthropic, OpenAI Chat, OpenAI Responses, neutral)

@@ -60,7 +60,7 @@ block_types! {
     "resource_link" => ResourceLink,
 }
 
-/// What the body of a block of a known type is, as [`BLOCK_TYPES`] gives it.
+/// What the body of a block of a known type is, as `BLOCK_TYPES` gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Body {
     /// A string `text`.

@@ -44,7 +44,7 @@ impl Converted<'_> {
 /// image is a reference (a stub), never a URL for the provider to fetch.
 ///
 /// A tool result (or an event payload of its shape) tells the model what
-/// [`tool_result`](crate::tool_result) tells it: `[tool error]` first where it has
+/// [`tool_result`](fn@crate::tool_result) tells it: `[tool error]` first where it has
 /// `isError: true`, its `structuredContent` where no text block is left, and
 /// `[output displayed to user]` or `[tool returned no content]` rather than nothing. A
 /// JSON-RPC error gives one text block, `[request failed: error <code>: <message>]`.

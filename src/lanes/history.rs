@@ -35,7 +35,7 @@ impl Default for HistoryOptions {
 /// the model (`[tool error]` first, its `structuredContent` where no text is left, never
 /// nothing).
 ///
-/// `input` is JSON (bytes, text, a `Value`) or a decoded [`Message`](crate::Message) or
+/// `input` is JSON (bytes, text, a `Value`) or a decoded [`Message`] or
 /// blocks. From bytes the string is rendered in one pass, each block as it is read: strings
 /// are borrowed, base64 is only measured, and nothing else is built. Fails only where JSON is
 /// not JSON or no MCP message.
