@@ -116,112 +116,85 @@ struct Inner {
     records: VecDeque<Kept>,
 }
 
-/// A record as the registry keeps it: its id written out, its strings boxed.
+/// A record as the registry keeps it: its id written out, what the server testified.
 #[derive(Debug)]
 struct Kept {
     id: [u8; 17],
-    hash: u64,
-    uri: Box<str>,
-    name: Option<Box<str>>,
-    mime_type: Option<Box<str>>,
-    expires_at: Option<Box<str>>,
-    digest: Option<Box<str>>,
-    source: ReferenceSource,
-    size_bytes: Option<u64>,
-    disposition: Option<Disposition>,
+    testimony: Made,
     verified: Option<Box<Verified>>,
     connection: Option<Arc<str>>,
 }
 
 impl Kept {
-    /// Takes what a reference registered again says: its name, media type and size as the
-    /// stub shows them now, and the strictest disposition it was ever given (`never` is never
-    /// lost).
+    /// Takes what a reference registered again says (see [`Made::testify`]); what a fetch
+    /// verified is forgotten where the digest or size claimed changes.
     fn testify(&mut self, shown: &ShownRef<'_>) {
-        if !self.holds(shown) {
-            if self.digest.as_deref() != shown.digest || self.size_bytes != shown.size_bytes {
-                // Bytes verified against other claims are no facts about these.
-                self.verified = None;
-            }
-            self.name = shown.name.map(Into::into);
-            self.mime_type = shown.mime_type.map(Into::into);
-            self.expires_at = shown.expires_at.map(Into::into);
-            self.digest = shown.digest.map(Into::into);
-            self.size_bytes = shown.size_bytes;
-            self.disposition = testified_disposition(self.disposition, shown.disposition);
+        let claims = &self.testimony;
+        if !self.holds(shown) && (claims.digest.as_deref() != shown.digest || claims.size_bytes != shown.size_bytes) {
+            // Bytes verified against other claims are no facts about these.
+            self.verified = None;
         }
+        self.testimony.testify(shown);
     }
 
     /// Whether registering `shown` again leaves this record as it is.
     fn holds(&self, shown: &ShownRef<'_>) -> bool {
-        holds(&self.as_shown(), shown)
-    }
-
-    /// The record's testimony, as a stub would show it.
-    fn as_shown(&self) -> ShownRef<'_> {
-        ShownRef {
-            uri: &self.uri,
-            name: self.name.as_deref(),
-            mime_type: self.mime_type.as_deref(),
-            expires_at: self.expires_at.as_deref(),
-            digest: self.digest.as_deref(),
-            source: self.source,
-            disposition: self.disposition,
-            size_bytes: self.size_bytes,
-        }
+        holds(&self.testimony.as_shown(), shown)
     }
 
     fn id(&self) -> &str {
         id_str(&self.id)
     }
 
+    fn uri(&self) -> &str {
+        &self.testimony.uri
+    }
+
+    fn hash(&self) -> u64 {
+        self.testimony.hash
+    }
+
     fn record(&self) -> ReferenceRecord {
+        let claims = &self.testimony;
         ReferenceRecord {
             id: self.id().to_owned(),
-            uri: self.uri.to_string(),
-            source: self.source,
-            name: self.name.as_deref().map(str::to_owned),
-            mime_type: self.mime_type.as_deref().map(str::to_owned),
-            size_bytes: self.size_bytes,
-            disposition: self.disposition,
-            expires_at: self.expires_at.as_deref().map(str::to_owned),
-            digest: self.digest.as_deref().map(str::to_owned),
+            uri: claims.uri.clone(),
+            source: claims.source,
+            name: claims.name.clone(),
+            mime_type: claims.mime_type.clone(),
+            size_bytes: claims.size_bytes,
+            disposition: claims.disposition,
+            expires_at: claims.expires_at.clone(),
+            digest: claims.digest.clone(),
             verified: self.verified.as_deref().cloned(),
             connection: self.connection.as_deref().map(str::to_owned),
         }
     }
 
     /// The record a stub shows, made anew.
-    fn shown(shown: &ShownRef<'_>, id: [u8; 17], hash: u64, connection: Option<Arc<str>>) -> Kept {
+    fn shown(testimony: Made, id: [u8; 17], connection: Option<Arc<str>>) -> Kept {
         Kept {
             id,
-            hash,
-            uri: shown.uri.into(),
-            name: shown.name.map(Into::into),
-            mime_type: shown.mime_type.map(Into::into),
-            expires_at: shown.expires_at.map(Into::into),
-            digest: shown.digest.map(Into::into),
-            source: shown.source,
-            size_bytes: shown.size_bytes,
-            disposition: shown.disposition,
+            testimony,
             verified: None,
             connection,
         }
     }
 
     fn of(record: &ReferenceRecord, id: [u8; 17], hash: u64) -> Kept {
-        let boxed = |s: &Option<String>| s.as_deref().map(Into::into);
+        let testimony = ShownRef {
+            uri: &record.uri,
+            name: record.name.as_deref(),
+            mime_type: record.mime_type.as_deref(),
+            expires_at: record.expires_at.as_deref(),
+            digest: record.digest.as_deref(),
+            source: record.source,
+            disposition: record.disposition,
+            size_bytes: record.size_bytes,
+        };
         Kept {
             id,
-            hash,
-            uri: record.uri.as_str().into(),
-            name: boxed(&record.name),
-            mime_type: boxed(&record.mime_type),
-            expires_at: boxed(&record.expires_at),
-            digest: boxed(&record.digest),
-            source: record.source,
-            size_bytes: record.size_bytes,
-            disposition: record.disposition,
+            testimony: Made::of(&testimony, hash),
             verified: record.verified.clone().map(Box::new),
             connection: record.connection.as_deref().map(Into::into),
         }
@@ -297,7 +270,7 @@ impl Inner {
     /// Where in `records` the record of `uri`, whose hash is `hash`, is kept.
     fn find_index(&self, hash: u64, uri: &str) -> Option<usize> {
         let index = self.index(*self.by_hash.get(&hash)?)?;
-        (&*self.records[index].uri == uri).then_some(index)
+        (self.records[index].uri() == uri).then_some(index)
     }
 
     /// Forgets that `hash` leads to the record of counter `n`, where it still does.
@@ -311,7 +284,7 @@ impl Inner {
     fn evict_oldest(&mut self) {
         let first = self.next - self.records.len() as u64;
         if let Some(old) = self.records.pop_front() {
-            self.unlink(old.hash, first);
+            self.unlink(old.hash(), first);
         }
     }
 }
@@ -524,7 +497,7 @@ impl ReferenceRegistry {
             };
         }
         for (n, made) in (start.first_new + guess.evicted..).zip(guess.made.iter()) {
-            let kept = Kept::shown(&made.as_shown(), self.id_of(n), made.hash, self.connection.clone());
+            let kept = Kept::shown(made.clone(), self.id_of(n), self.connection.clone());
             inner.records.push_back(kept);
         }
         inner.next = start.first_new + guess.evicted + guess.made.len() as u64;
@@ -552,7 +525,7 @@ impl ReferenceRegistry {
         inner.by_hash.insert(hash, n);
         inner
             .records
-            .push_back(Kept::shown(shown, id, hash, self.connection.clone()));
+            .push_back(Kept::shown(Made::of(shown, hash), id, self.connection.clone()));
         while inner.records.len() > MAX_RECORDS {
             inner.evict_oldest();
         }
@@ -757,8 +730,9 @@ struct Start {
     held: usize,
 }
 
-/// A record a guess made (or a testimony it took), its strings owned.
-#[derive(Debug)]
+/// What a server testified of a reference (as a stub shows it, its strings owned) and its
+/// uri's hash: a record kept, one a guess made, or a testimony a guess took.
+#[derive(Debug, Clone)]
 struct Made {
     hash: u64,
     uri: String,
@@ -815,7 +789,9 @@ impl Made {
         self.size_bytes = shown.size_bytes;
     }
 
-    /// Takes what `shown`, registered again, says, as [`Kept::testify`] does.
+    /// Takes what a reference registered again says: its name, media type and size as the
+    /// stub shows them now, and the strictest disposition it was ever given (`never` is never
+    /// lost).
     fn testify(&mut self, shown: &ShownRef<'_>) {
         if !holds(&self.as_shown(), shown) {
             self.take(shown);
@@ -928,7 +904,7 @@ impl Guess {
                 .by_hash
                 .get(&hash)
                 .and_then(|&n| inner.index(n))
-                .filter(|&index| index >= self.old_evicted && &*inner.records[index].uri == shown.uri)
+                .filter(|&index| index >= self.old_evicted && inner.records[index].uri() == shown.uri)
                 .map(|index| {
                     self.testimonies.push((index, Made::of(shown, hash)));
                     inner.records[index].id
@@ -1407,7 +1383,7 @@ mod tests {
             let inner = registry.inner.lock().unwrap();
             assert_eq!(inner.by_hash.len(), inner.records.len(), "after {from}..{to}");
             for (n, kept) in (inner.next - inner.records.len() as u64..).zip(&inner.records) {
-                assert_eq!(inner.by_hash.get(&kept.hash), Some(&n));
+                assert_eq!(inner.by_hash.get(&kept.hash()), Some(&n));
             }
         }
     }
