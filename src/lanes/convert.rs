@@ -80,12 +80,7 @@ pub fn convert<'a>(
             Ok(convert_bytes(&bytes, provenance, registry, target)?.into_owned())
         }
         Source::Message(message) => Ok(convert_message(message, provenance, registry, target)),
-        Source::Blocks(blocks) => {
-            let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
-                Ok::<_, Infallible>(Lane::of(blocks, provenance, stubs, target).finish(None))
-            });
-            Ok(converted)
-        }
+        Source::Blocks(blocks) => Ok(converted(|| blocks, provenance, registry, target, None)),
     }
 }
 
@@ -99,8 +94,20 @@ pub(crate) fn convert_message<'a>(
     if let Message::RpcError(error) = message {
         return rpc_error_converted(error);
     }
+    converted(|| message.blocks(), provenance, registry, target, message.tool_result())
+}
+
+/// Decoded blocks (`blocks()` gives them, as often as they are converted) converted, with
+/// what `tool` shows beside them (see [`Lane::finish`]).
+fn converted<'a, 'b: 'a, I: IntoIterator<Item = &'a Block<'b>>>(
+    blocks: impl Fn() -> I,
+    provenance: Provenance,
+    registry: &ReferenceRegistry,
+    target: &Target,
+    tool: Option<(bool, Option<&str>)>,
+) -> Converted<'a> {
     let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
-        Ok::<_, Infallible>(Lane::of(message.blocks(), provenance, stubs, target).finish(message.tool_result()))
+        Ok::<_, Infallible>(Lane::of(blocks(), provenance, stubs, target).finish(tool))
     });
     converted
 }
@@ -144,10 +151,13 @@ pub(crate) fn converted_blocks<'a>(
     target: &Target,
 ) -> Converted<'a> {
     let structured = message.tool_result().and_then(|(_, structured)| structured);
-    let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
-        Ok::<_, Infallible>(Lane::of(message.blocks(), provenance, stubs, target).finish(Some((false, structured))))
-    });
-    converted
+    converted(
+        || message.blocks(),
+        provenance,
+        registry,
+        target,
+        Some((false, structured)),
+    )
 }
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
@@ -157,7 +167,6 @@ struct Lane<'a, 'r> {
     held_for_user: Vec<AgentBlock<'a>>,
     has_text: bool,
     provenance: Provenance,
-    registry: &'r ReferenceRegistry,
     target: &'r Target,
     /// Every stub written, each at its place in its block's text.
     stubs: Stubs<'r>,
@@ -177,7 +186,6 @@ impl Place {
 
 impl<'a, 'r> Lane<'a, 'r> {
     fn new(provenance: Provenance, stubs: Stubs<'r>, target: &'r Target) -> Self {
-        let registry = stubs.registry();
         Lane {
             // Most messages have a few blocks: room for eight at once (320 bytes), grown as
             // needed past them.
@@ -185,7 +193,6 @@ impl<'a, 'r> Lane<'a, 'r> {
             held_for_user: Vec::new(),
             has_text: false,
             provenance,
-            registry,
             target,
             stubs,
             texts: Vec::new(),
@@ -275,14 +282,13 @@ impl<'a, 'r> Lane<'a, 'r> {
         let Lane {
             mut content,
             mut held_for_user,
-            registry,
             stubs,
             texts,
             ..
         } = self;
         // The ids come in the stubs' order, and so do the texts they were written in.
         let (mut stub, mut text_of) = (0, 0);
-        let registered = registry.register_shown(&stubs, |at, id| {
+        let registered = stubs.registry().register_shown(&stubs, |at, id| {
             while texts.get(text_of + 1).is_some_and(|&(first, _)| first as usize <= stub) {
                 text_of += 1;
             }

@@ -1,6 +1,8 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
 use crate::classify::{classify_block, for_user_only, Class};
+use std::convert::Infallible;
+
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::script::beside_blocks;
@@ -56,37 +58,51 @@ pub fn history<'a>(
     registry: &ReferenceRegistry,
     options: &HistoryOptions,
 ) -> Result<String, Error> {
-    // A budget may take stubs back: then they wait.
-    let guess = options.budget.is_none();
-    let source = input.source();
-    let value_bytes = match &source {
-        Source::Json(JsonSource::Value(value)) => Some(json_of(value)?),
-        _ => None,
-    };
-    guessed_else_waited(registry, guess, |stubs| match &source {
-        Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, stubs, options),
-        Source::Json(JsonSource::Value(_)) => history_bytes(value_bytes.as_deref().unwrap_or_default(), stubs, options),
-        Source::Message(message) => Ok(history_message(message, stubs, options)),
-        Source::Blocks(blocks) => Ok(Render::of(blocks.iter(), stubs, options).finish(options.budget, None)),
-    })
+    match input.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, registry, options),
+        Source::Json(JsonSource::Value(value)) => history_bytes(&json_of(value)?, registry, options),
+        Source::Message(message) => Ok(history_message(message, registry, options)),
+        Source::Blocks(blocks) => Ok(rendered(|| blocks, registry, options, None)),
+    }
 }
 
-fn history_message(message: &Message<'_>, stubs: Stubs<'_>, options: &HistoryOptions) -> Option<String> {
+fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options: &HistoryOptions) -> String {
     if let Message::RpcError(error) = message {
-        return Some(cut_to_budget(rpc_error(error), &[], options.budget).0);
+        return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
-    Render::of(message.blocks(), stubs, options).finish(options.budget, message.tool_result())
+    rendered(|| message.blocks(), registry, options, message.tool_result())
 }
 
-fn history_bytes(bytes: &[u8], stubs: Stubs<'_>, options: &HistoryOptions) -> Result<Option<String>, Error> {
-    let mut render = Render::new(stubs, options);
-    // Blobs shrink to markers: start small, however large the input.
-    render.out.reserve(bytes.len().min(64 * 1024));
-    let shape = walk(bytes, &mut render)?;
-    if let Some(error) = shape.rpc_error() {
-        return Ok(Some(cut_to_budget(rpc_error(error), &[], options.budget).0));
-    }
-    Ok(render.finish(options.budget, shape.tool_result()))
+/// Decoded blocks (`blocks()` gives them, as often as they are shown) rendered, as
+/// [`Render::finish`] finishes them.
+fn rendered<'b, 'c: 'b, I: IntoIterator<Item = &'b Block<'c>>>(
+    blocks: impl Fn() -> I,
+    registry: &ReferenceRegistry,
+    options: &HistoryOptions,
+    tool: Option<(bool, Option<&str>)>,
+) -> String {
+    let Ok(text) = guessed_else_waited(registry, guesses(options), |stubs| {
+        Ok::<_, Infallible>(Render::of(blocks(), stubs, options).finish(options.budget, tool))
+    });
+    text
+}
+
+/// Whether the stubs guess their ids: not where a budget may take them back.
+fn guesses(options: &HistoryOptions) -> bool {
+    options.budget.is_none()
+}
+
+fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
+    guessed_else_waited(registry, guesses(options), |stubs| {
+        let mut render = Render::new(stubs, options);
+        // Blobs shrink to markers: start small, however large the input.
+        render.out.reserve(bytes.len().min(64 * 1024));
+        let shape = walk(bytes, &mut render)?;
+        if let Some(error) = shape.rpc_error() {
+            return Ok(Some(cut_to_budget(rpc_error(error), &[], options.budget).0));
+        }
+        Ok(render.finish(options.budget, shape.tool_result()))
+    })
 }
 
 /// Renders blocks into one string as they come.
@@ -99,7 +115,6 @@ struct Render<'r> {
     /// How many blocks were held back for the user, and whether a text block was shown.
     held: usize,
     has_text: bool,
-    registry: &'r ReferenceRegistry,
     /// The stubs written, registered when the string is done: what a reset or the budget
     /// takes back is never registered.
     stubs: Stubs<'r>,
@@ -108,14 +123,12 @@ struct Render<'r> {
 
 impl<'r> Render<'r> {
     fn new(stubs: Stubs<'r>, options: &HistoryOptions) -> Self {
-        let registry = stubs.registry();
         Render {
             out: String::new(),
             atomic: options.budget.map(|_| Vec::new()),
             count: 0,
             held: 0,
             has_text: false,
-            registry,
             stubs,
             provenance: options.provenance,
         }
@@ -188,15 +201,12 @@ impl<'r> Render<'r> {
             }
         }
         let Render {
-            out,
-            atomic,
-            registry,
-            mut stubs,
-            ..
+            out, atomic, mut stubs, ..
         } = self;
         let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
         stubs.forget_from(kept);
-        registry
+        stubs
+            .registry()
             .register_shown(&stubs, |at, id| out.replace_range(at..at + id.len(), id))
             .then_some(out)
     }
