@@ -655,13 +655,27 @@ impl ReferenceRegistry {
 
     /// The id of counter `n`: `ref_` and its permuted counter in 13 base-36 digits, the most
     /// significant first (what [`parse_id`] reads back).
+    ///
+    /// Written two digits at a time from a table, in three parts of five, four and four
+    /// digits (a `u64` over `36⁸` is below `36⁵`), each a `u32`: short chains of divisions
+    /// the processor runs side by side, where one chain of thirteen 64-bit ones waited on
+    /// each other (a link's id had cost an eighth of the history lane on a million links).
     fn id_of(&self, n: u64) -> [u8; 17] {
+        const FOUR: u64 = 36 * 36 * 36 * 36;
         let mut id = *b"ref_0000000000000";
-        let mut x = self.permute(n);
-        for d in id[4..].iter_mut().rev() {
-            let r = u8::try_from(x % 36).unwrap_or(0);
-            *d = if r < 10 { b'0' + r } else { b'a' + r - 10 };
-            x /= 36;
+        let x = self.permute(n);
+        let (high, low) = (x / (FOUR * FOUR), x % (FOUR * FOUR));
+        let (first, rest) = id[4..].split_at_mut(1);
+        let (high_pairs, rest) = rest.split_at_mut(4);
+        let (middle, last) = rest.split_at_mut(4);
+        let [high, middle_part, last_part] = [high, low / FOUR, low % FOUR].map(|p| u32::try_from(p).unwrap_or(0));
+        first[0] = DIGITS[(high / (36 * 36 * 36 * 36)) as usize * 2 + 1];
+        for (digits, part) in [(high_pairs, high), (middle, middle_part), (last, last_part)] {
+            let (upper, lower) = ((part / (36 * 36)) % (36 * 36), part % (36 * 36));
+            for (pair, value) in digits.chunks_exact_mut(2).zip([upper, lower]) {
+                let at = value as usize * 2;
+                pair.copy_from_slice(&DIGITS[at..at + 2]);
+            }
         }
         id
     }
@@ -955,6 +969,27 @@ pub(crate) fn guessed_else_waited<'r, T: Default, E>(
     Ok(show(Stubs::new(registry))?.unwrap_or_default())
 }
 
+/// Every pair of base-36 digits, `00` to `zz`, in order: the pair of `v` at `2 * v`.
+static DIGITS: [u8; 2 * 36 * 36] = {
+    #[allow(clippy::cast_possible_truncation)] // below 36
+    const fn digit(d: usize) -> u8 {
+        let d = d as u8;
+        if d < 10 {
+            b'0' + d
+        } else {
+            b'a' + d - 10
+        }
+    }
+    let mut table = [0; 2 * 36 * 36];
+    let mut v = 0;
+    while v < 36 * 36 {
+        table[2 * v] = digit(v / 36);
+        table[2 * v + 1] = digit(v % 36);
+        v += 1;
+    }
+    table
+};
+
 /// What a stub leaves where its id goes until the reference is registered: as long as an id,
 /// and never one.
 pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
@@ -969,7 +1004,11 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 #[derive(Debug)]
 pub(crate) struct Stubs<'r> {
     registry: &'r ReferenceRegistry,
+    /// The stubs that wait, each with its record.
     shown: Vec<Shown>,
+    /// The stubs that guessed: how many, and where the last was written. A guess needs no
+    /// more of them than to know whether any is taken back.
+    guessed: Guessed,
     /// The stubs registered before these, where these follow others ([`Stubs::following`]),
     /// with these: what a record held must outlast to be written at once.
     waiting: Waiting,
@@ -1028,6 +1067,14 @@ const SIZED: u16 = 1 << 15;
 /// How a claimed size is kept after a stub's strings: as many hex digits as a `u64` has.
 const SIZE_DIGITS: usize = 16;
 
+/// How many stubs guessed their ids, and where the last was written in the lane's output
+/// (where there is one: places only grow, so a cut before it takes a stub back).
+#[derive(Debug, Clone, Copy, Default)]
+struct Guessed {
+    count: usize,
+    last_at: usize,
+}
+
 /// A record held whose id a stub could write at once, and what a fetch verified of it.
 struct Known(Option<ShownVerified>);
 
@@ -1080,6 +1127,7 @@ impl<'r> Stubs<'r> {
         Stubs {
             registry,
             shown: Vec::new(),
+            guessed: Guessed::default(),
             waiting: Waiting::default(),
             mode: Mode::Wait,
             text: Vec::new(),
@@ -1130,13 +1178,10 @@ impl<'r> Stubs<'r> {
                 return verified;
             }
             // Its place alone: a guess needs no strings, only to know what is taken back.
-            self.shown.push(Shown {
-                at,
-                start: 0,
-                lens: [ABSENT; 5],
-                source: reference.source,
-                disposition: reference.disposition,
-            });
+            self.guessed = Guessed {
+                count: self.guessed.count + 1,
+                last_at: at,
+            };
             return None;
         }
         if let Some(Known(verified)) = registry.push_known_id(reference, &mut self.waiting, out) {
@@ -1198,9 +1243,16 @@ impl<'r> Stubs<'r> {
         (start, lens)
     }
 
-    /// How many stubs were written.
+    /// How many stubs were written that were not written with the id of a record held (those
+    /// are done).
     pub(crate) fn len(&self) -> usize {
-        self.shown.len()
+        self.shown.len() + self.guessed.count
+    }
+
+    /// Whether these stubs wait for their ids (their places are where the ids are written),
+    /// rather than guess them (the ids are written already).
+    pub(crate) fn wait(&self) -> bool {
+        matches!(self.mode, Mode::Wait)
     }
 
     /// Moves the stubs from the `from`th on to `to(at)`: the text they were written in was
@@ -1209,19 +1261,29 @@ impl<'r> Stubs<'r> {
         for shown in self.shown.iter_mut().skip(from) {
             shown.at = to(shown.at);
         }
+        if self.guessed.count > from {
+            self.guessed.last_at = to(self.guessed.last_at);
+        }
     }
 
-    /// Forgets the stubs written at or past `len` of the output: it was cut back there.
+    /// Forgets the stubs written at or past `len` of the output: it was cut back there. A
+    /// guessed stub taken back breaks the guess (and how many are left is no longer known:
+    /// nothing of them is registered).
     pub(crate) fn forget_from(&mut self, len: usize) {
+        if self.guessed.count > 0 && self.guessed.last_at >= len {
+            self.truncate(0);
+        }
         let kept = self.shown.iter().rposition(|s| s.at < len).map_or(0, |last| last + 1);
-        self.truncate(kept);
+        self.truncate(kept + self.guessed.count);
     }
 
     /// Forgets every stub but the first `count`.
     pub(crate) fn truncate(&mut self, count: usize) {
-        if let (Mode::Guess(Some(guess)), true) = (&mut self.mode, count < self.shown.len()) {
+        let fewer = count < self.len();
+        if let (Mode::Guess(Some(guess)), true) = (&mut self.mode, fewer) {
             guess.broken = true;
         }
+        self.guessed.count = self.guessed.count.min(count);
         if let Some(first) = self.shown.get(count) {
             let start = first.start as usize;
             self.text.truncate(start / CHUNK + 1);
@@ -1235,11 +1297,17 @@ impl<'r> Stubs<'r> {
     /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
     /// in it moved by `moved`.
     pub(crate) fn append(&mut self, mut other: Stubs<'_>, moved: impl Fn(usize) -> usize) {
-        self.waiting.count += other.shown.len();
+        self.waiting.count += other.len();
         self.waiting.held.extend(&other.waiting.held);
         if let Mode::Lent = self.mode {
             // What followed the guess had it, and guessed on: their places are all it needs.
             self.mode = std::mem::replace(&mut other.mode, Mode::Lent);
+            if other.guessed.count > 0 {
+                self.guessed = Guessed {
+                    count: self.guessed.count + other.guessed.count,
+                    last_at: moved(other.guessed.last_at),
+                };
+            }
             self.shown
                 .extend(other.shown.iter().map(|s| Shown { at: moved(s.at), ..*s }));
             return;

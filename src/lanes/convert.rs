@@ -235,7 +235,8 @@ impl<'a, 'r> Lane<'a, 'r> {
             self.content.push(out);
             Place(u32::try_from(self.content.len() - 1).unwrap_or(u32::MAX) & !Place::HELD)
         };
-        if self.stubs.len() > stubs {
+        // Where the stubs guess, their ids are written already.
+        if self.stubs.len() > stubs && self.stubs.wait() {
             self.texts.push((u32::try_from(stubs).unwrap_or(u32::MAX), place));
         }
     }
