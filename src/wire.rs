@@ -474,33 +474,106 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
 
 /// Reads a block with every field a block may have, in any order.
 fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
+    let read = read_fields::<false>(r)?;
+    // Never `None`: only a flat read stops.
+    Ok(read.map_or_else(
+        || (Block::bare(not_an_object()), Present::default()),
+        |(block, present, _)| (block, present),
+    ))
+}
+
+/// The object at the reader's position read as a block, as [`read_every_field`] reads it,
+/// where it is flat: every key one [`is_block_field`] names and every value a scalar; with
+/// the keys that tell it from other objects ([`object_shape`](crate::classify::object_shape)
+/// decides). `None` at its first other key or value, the reader then anywhere inside it: an
+/// object that is not flat is no block the script lane can tell by its keys alone, and no
+/// value is read here that the lane would read again (however deep objects nest). `None` too
+/// where it is no JSON: the lane's own reading tells the error.
+pub(crate) fn read_flat_block<'a>(r: &mut Reader<'a>) -> Option<(Block<'a>, ObjectKeys<'static>)> {
+    let (block, present, keys) = read_fields::<true>(r).ok()??;
+    Some((
+        block,
+        ObjectKeys {
+            type_name: None,
+            ..keys.with(present)
+        },
+    ))
+}
+
+/// What a flat read ([`read_flat_block`]) saw beside [`Present`]: whether a `blob` and a
+/// `mimeType` were given.
+#[derive(Clone, Copy, Default)]
+struct Flat {
+    blob: bool,
+    mime_type: bool,
+}
+
+impl Flat {
+    fn with(self, present: Present) -> ObjectKeys<'static> {
+        ObjectKeys {
+            blob: self.blob,
+            mime_type: self.mime_type,
+            ..present.keys()
+        }
+    }
+}
+
+/// [`read_every_field`], and where `FLAT`, [`read_flat_block`]'s reading: `None` at a key no
+/// block reads or a value that is an object or an array.
+#[inline(always)]
+fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present, Flat)>, Error> {
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = Fields::default();
     let mut annotations = None;
     let mut meta = None;
+    let mut blob = false;
+    // Where `FLAT`, whether the value at the reader is no scalar.
+    let compound = |r: &mut Reader<'a>| FLAT && matches!(r.peek(), Ok(Peek::Object | Peek::Array));
     // A link as the everything server writes it, its type last.
     if r.eat_key(&mut seq, b"\"name\":") {
+        if compound(r) {
+            return Ok(None);
+        }
         f.reference().name = Some(read_scalar(r)?);
         if r.eat_key(&mut seq, b"\"uri\":") {
+            if compound(r) {
+                return Ok(None);
+            }
             f.has_uri = true;
             f.reference().uri = Some(read_scalar(r)?);
             if r.eat_key(&mut seq, b"\"description\":") {
+                if compound(r) {
+                    return Ok(None);
+                }
                 r.skip()?;
             }
             if r.eat_key(&mut seq, b"\"mimeType\":") {
+                if compound(r) {
+                    return Ok(None);
+                }
                 f.mime_type = Some(read_scalar(r)?);
                 if r.eat_key(&mut seq, b"\"type\":") {
+                    if compound(r) {
+                        return Ok(None);
+                    }
                     f.type_name = Some(read_scalar(r)?);
                 }
             }
         }
     }
     while let Some(k) = r.next_key(&mut seq)? {
-        match &*key_name(&k) {
+        let key = key_name(&k);
+        if FLAT && (!is_block_field(&key) || compound(r)) {
+            return Ok(None);
+        }
+        match &*key {
             b"annotations" => annotations = read_annotations(r)?,
             b"_meta" => meta = Some(read_raw(r)?),
-            key => read_block_field(r, key, &mut f)?,
+            key => {
+                blob |= key == b"blob";
+                read_block_field(r, key, &mut f)?;
+            }
         }
     }
     let present = Present {
@@ -509,6 +582,10 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         uri: f.has_uri,
         resource: f.resource.is_some(),
     };
+    let flat = Flat {
+        blob,
+        mime_type: f.mime_type.is_some(),
+    };
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
     let kind = f.kind(raw);
     let block = Block {
@@ -516,7 +593,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
         annotations,
         meta,
     };
-    Ok((block, present))
+    Ok(Some((block, present, flat)))
 }
 
 /// Whether a block's reader reads a field named `key` (those [`read_block_field`] reads, and

@@ -14,7 +14,7 @@ use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::target::Target;
 use crate::wire::{
-    is_block_field, key_name, nests_too_deep, read_block, read_block_if_type_first, read_resource_contents, Block,
+    key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
 };
 
 use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
@@ -254,15 +254,22 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
         }
         // A block whose type comes later (as servers write a link: `name`, `uri`, …, `type`)
         // is told by its keys, where its values are all scalars, and read once.
-        match flat_shape(r.clone()) {
-            Some(Shape::Plain) | None => {}
-            Some(shape) => {
-                let block = match shape {
-                    Shape::ResourceContents => read_resource_contents(r)?,
-                    _ => read_block(r)?,
-                };
-                write_shown(out, &block, lane);
-                return Ok(());
+        let mut flat_reader = r.clone();
+        if let Some((block, keys)) = read_flat_block(&mut flat_reader) {
+            match object_shape(&ObjectKeys {
+                type_name: block.type_name(),
+                ..keys
+            }) {
+                Shape::Block => {
+                    write_shown(out, &block, lane);
+                    *r = flat_reader;
+                    return Ok(());
+                }
+                Shape::ResourceContents => {
+                    write_shown(out, &read_resource_contents(r)?, lane);
+                    return Ok(());
+                }
+                Shape::Plain => {}
             }
         }
     }
@@ -296,32 +303,6 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
     };
     write_shown(out, &block, lane);
     Ok(())
-}
-
-/// The shape of the object at `r`'s position, its values skipped, where they are all scalars
-/// under the names of a block's fields ([`is_block_field`]); `None` at its first value that is
-/// an object or an array, so that no value is skipped here and read again by the copy
-/// (however deep such objects nest), and at its first key no block reads, so that a plain
-/// object costs one key more. A key given twice counts once, its last `type` the type, as the
-/// block's reader reads it.
-fn flat_shape(mut r: Reader<'_>) -> Option<Shape> {
-    let mut keys = Keys::default();
-    let mut seq = r.object().ok()?;
-    while let Some(key) = r.next_key(&mut seq).ok()? {
-        let name = key_name(&key);
-        if !is_block_field(&name) {
-            return None;
-        }
-        match r.peek().ok()? {
-            Peek::Object | Peek::Array => return None,
-            Peek::String if &*name == b"type" => keys.type_name = TypeKey::Is(r.string().ok()?.text()),
-            _ => {
-                keys.saw(&name);
-                r.skip().ok()?;
-            }
-        }
-    }
-    Some(keys.shape())
 }
 
 /// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
