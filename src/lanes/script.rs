@@ -337,9 +337,8 @@ fn write_shown(out: &mut String, block: &Block<'_>, lane: &Lane<'_>) {
 fn write_text(out: &mut String, text: &str, stubs: usize, lane: &Lane<'_>) {
     out.push_str("{\"text\":");
     let start = out.len() + 1;
-    write_str(out, text);
+    let plain = write_str(out, text);
     out.push_str(",\"type\":\"text\"}");
-    let plain = is_plain(text.as_bytes());
     lane.stubs.borrow_mut().moved_from(stubs, |at| {
         // Where the text was escaped, each stub moved by the escapes before it.
         let before = if plain {
@@ -364,16 +363,17 @@ fn cut(out: &mut String, len: usize, lane: &Lane<'_>) {
 }
 
 /// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
-/// escaped as `serde_json` escapes.
-fn write_str(out: &mut String, s: &str) {
-    if is_plain(s.as_bytes()) {
+/// escaped as `serde_json` escapes. Tells whether it stood as it was.
+fn write_str(out: &mut String, s: &str) -> bool {
+    let plain = is_plain(s.as_bytes());
+    if plain {
         out.push('"');
         out.push_str(s);
         out.push('"');
     } else {
-        // Writing into a Vec cannot fail.
         push_escaped(out, s);
     }
+    plain
 }
 
 /// What copying an object found.
