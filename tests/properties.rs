@@ -100,6 +100,9 @@ proptest! {
 
     /// The block readers compare the keys they expect where servers write them, compact, and
     /// read any other layout key by key: what the model reads is the same in every layout.
+    /// The script lane reads a block by its type's reader where its type comes first, as a
+    /// flat object where its values are scalars, and by copying it otherwise: what it shows
+    /// (as JSON, whose objects' keys keep no order) is the same too.
     #[test]
     fn layout_does_not_change_what_is_read(mut input in result(), seed in any::<u64>()) {
         // Structured content is shown with its keys in the server's order.
@@ -113,7 +116,12 @@ proptest! {
             let history = history(bytes, &ReferenceRegistry::with_seed(5), &HistoryOptions::default()).unwrap();
             let message = Message::parse(bytes).unwrap();
             let tool = tool_result(&message, "tool", "toolu_1", &ReferenceRegistry::with_seed(5), &Target::anthropic());
-            (history, Target::anthropic().tool_results_json(std::slice::from_ref(&tool)))
+            let script = script(bytes, &ReferenceRegistry::with_seed(5), &Target::anthropic()).unwrap();
+            (
+                history,
+                Target::anthropic().tool_results_json(std::slice::from_ref(&tool)),
+                serde_json::from_str::<Value>(&script).unwrap(),
+            )
         };
         let bytes = serde_json::to_vec(&input).unwrap();
         let sorted = read(&bytes);
