@@ -1499,6 +1499,44 @@ mod tests {
     /// Guessed stubs whose records changed before they were registered (another lane
     /// registered meanwhile), or of which some were taken back, register nothing: the lane
     /// shows its message again with stubs that wait. Those that held register as guessed.
+    /// A guess holds where nothing of it is taken back: a cut past its last stub, or to as
+    /// many stubs as it has, takes nothing; a cut at its last stub's place takes it back.
+    #[test]
+    fn a_guess_holds_where_nothing_is_taken_back() {
+        use super::Stubs;
+        use crate::classify::{classify_block, Class};
+        let registry = ReferenceRegistry::with_seed(8);
+        // As a lane writes a stub: its id inside brackets, in one output.
+        let push = |stubs: &mut Stubs<'_>, uri: &str, out: &mut String| {
+            let block = link(uri);
+            let Class::Reference(reference) = classify_block(&block) else {
+                panic!("{uri}")
+            };
+            out.push('[');
+            stubs.push_id(&reference, out);
+            out.push(']');
+        };
+        let mut out = String::new();
+        let mut stubs = Stubs::guessing(&registry);
+        push(&mut stubs, "https://h.example/a", &mut out);
+        push(&mut stubs, "https://h.example/b", &mut out);
+        stubs.forget_from(out.len());
+        stubs.truncate(stubs.len());
+        assert_eq!(stubs.len(), 2);
+        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.len(), 2);
+
+        let mut out = String::new();
+        let mut stubs = Stubs::guessing(&registry);
+        push(&mut stubs, "https://h.example/c", &mut out);
+        let before_d = out.len();
+        push(&mut stubs, "https://h.example/d", &mut out);
+        // Inside the last stub: its id is taken back.
+        stubs.forget_from(before_d + 1);
+        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.len(), 2);
+    }
+
     #[test]
     fn a_guess_registers_only_where_nothing_changed() {
         use super::Stubs;
