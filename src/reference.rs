@@ -1535,6 +1535,25 @@ mod tests {
         stubs.forget_from(before_d + 1);
         assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.len(), 2);
+
+        // Stubs that follow (`structuredContent`'s), appended where their text was copied:
+        // they count, their last place is the last, and none appended moves it.
+        let mut out = String::new();
+        let mut stubs = Stubs::guessing(&registry);
+        push(&mut stubs, "https://h.example/e", &mut out);
+        let none = stubs.following();
+        stubs.append(none, |at| 1000 + at);
+        stubs.forget_from(500);
+        let mut following = stubs.following();
+        let mut beside = String::new();
+        push(&mut following, "https://h.example/f", &mut beside);
+        let start = out.len();
+        out.push_str(&beside);
+        stubs.append(following, |at| start + at);
+        assert_eq!(stubs.len(), 2);
+        stubs.forget_from(out.len());
+        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert_eq!(registry.len(), 4);
     }
 
     #[test]
