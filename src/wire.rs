@@ -1406,6 +1406,43 @@ impl<'a> Message<'a> {
 mod tests {
     use super::*;
 
+    /// A flat object is read as the field bag reads it, with the keys that tell what it is;
+    /// any other is not read.
+    #[test]
+    fn a_flat_object_is_read_with_its_keys() {
+        fn flat(json: &str) -> Option<(Block<'_>, ObjectKeys<'static>)> {
+            read_flat_block(&mut Reader::new(json.as_bytes()))
+        }
+        let keys = |json: &str| {
+            let (block, keys) = flat(json).unwrap_or_else(|| panic!("{json} is flat"));
+            let every = read_every_field(&mut Reader::new(json.as_bytes())).unwrap().0;
+            assert_eq!(block, every, "{json}");
+            [keys.text, keys.data, keys.uri, keys.resource, keys.blob, keys.mime_type]
+        };
+        let link = r#"{"name":"r","uri":"demo://r","description":"d","mimeType":"text/plain","type":"resource_link"}"#;
+        assert_eq!(keys(link), [false, false, true, false, false, true]);
+        assert_eq!(flat(link).unwrap().0.type_name(), Some("resource_link"));
+        assert_eq!(
+            keys(r#"{"uri":"file:///a","blob":"aGk="}"#),
+            [false, false, true, false, true, false]
+        );
+        assert_eq!(
+            keys(r#"{"text":"t","data":"aGk=","resource":"x","uri":"u"}"#),
+            [true, true, true, true, false, false]
+        );
+        assert_eq!(keys(r#"{"name":"r"}"#), [false; 6]);
+        for not_flat in [
+            r#"{"name":"r","title":"t"}"#,
+            r#"{"uri":"u","text":{"a":1}}"#,
+            r#"{"uri":"u","mimeType":"text/plain","annotations":{}}"#,
+            r#"{"name":["r"]}"#,
+            r#"{"name":"r","uri":"u","description":{},"mimeType":"m","type":"resource_link"}"#,
+            r#"{"name":"r""#,
+        ] {
+            assert!(flat(not_flat).is_none(), "{not_flat}");
+        }
+    }
+
     /// Block bodies, each read with a `type` before and after it.
     const BODIES: &[&str] = &[
         r#""text":"hi""#,
