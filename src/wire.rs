@@ -491,13 +491,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Erro
 /// where it is no JSON: the lane's own reading tells the error.
 pub(crate) fn read_flat_block<'a>(r: &mut Reader<'a>) -> Option<(Block<'a>, ObjectKeys<'static>)> {
     let (block, present, keys) = read_fields::<true>(r).ok()??;
-    Some((
-        block,
-        ObjectKeys {
-            type_name: None,
-            ..keys.with(present)
-        },
-    ))
+    Some((block, keys.with(present)))
 }
 
 /// What a flat read ([`read_flat_block`]) saw beside [`Present`]: whether a `blob` and a
