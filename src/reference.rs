@@ -130,7 +130,8 @@ impl Kept {
     /// verified is forgotten where the digest or size claimed changes.
     fn testify(&mut self, shown: &ShownRef<'_>) {
         let claims = &self.testimony;
-        if !self.holds(shown) && (claims.digest.as_deref() != shown.digest || claims.size_bytes != shown.size_bytes) {
+        // (Another digest or size is a record that does not hold: no second look needed.)
+        if claims.digest.as_deref() != shown.digest || claims.size_bytes != shown.size_bytes {
             // Bytes verified against other claims are no facts about these.
             self.verified = None;
         }
@@ -710,10 +711,9 @@ impl ReferenceRegistry {
 }
 
 /// The ids a message's stubs guessed as they were shown, and what registering them will do,
-/// against the records as they were when the first was guessed: what [`register_shown`]'s
-/// first pass does, one stub at a time, the registry's records left as they are.
-///
-/// [`register_shown`]: ReferenceRegistry::register_shown
+/// against the records as they were when the first was guessed: what registering them one by
+/// one does, a stub at a time, the registry's records left as they are until
+/// [`ReferenceRegistry::register_shown`] applies it.
 #[derive(Debug)]
 struct Guess {
     /// The records when the first stub was guessed.
