@@ -381,18 +381,20 @@ impl ReferenceRegistry {
     fn push_known_id(&self, reference: &Reference<'_>, waiting: &mut Waiting, out: &mut String) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        Self::known(&inner, hash, reference, waiting, out)
+        let index = inner.find_index(hash, reference.uri)?;
+        Self::known(&inner, hash, index, reference, waiting, out)
     }
 
-    /// [`ReferenceRegistry::push_known_id`], under the lock, `reference.uri` of hash `hash`.
+    /// [`ReferenceRegistry::push_known_id`], under the lock, `reference.uri` of hash `hash`
+    /// held at `index`.
     fn known(
         inner: &Inner,
         hash: u64,
+        index: usize,
         reference: &Reference<'_>,
         waiting: &mut Waiting,
         out: &mut String,
     ) -> Option<Known> {
-        let index = inner.find_index(hash, reference.uri)?;
         let kept = &inner.records[index];
         let outlives = index >= (inner.records.len() + waiting.count).saturating_sub(MAX_RECORDS);
         if !outlives || !kept.holds(&ShownRef::of(reference)) || waiting.held.contains(&hash) {
@@ -419,7 +421,8 @@ impl ReferenceRegistry {
     ) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(known) = Self::known(&inner, hash, reference, waiting, out) {
+        let held = inner.find_index(hash, reference.uri);
+        if let Some(known) = held.and_then(|index| Self::known(&inner, hash, index, reference, waiting, out)) {
             return Some(known);
         }
         waiting.count += 1;
@@ -429,7 +432,7 @@ impl ReferenceRegistry {
             out.push_str(ID_PLACEHOLDER);
             return None;
         }
-        let id = guess.register(self, &inner, hash, &ShownRef::of(reference));
+        let id = guess.register(self, &inner, hash, held, &ShownRef::of(reference));
         out.push_str(id_str(&id));
         None
     }
@@ -462,7 +465,8 @@ impl ReferenceRegistry {
         for shown in &stubs.shown {
             let reference = stubs.get(shown);
             let hash = self.uris.hash_one(reference.uri);
-            write(shown.at, id_str(&guess.register(self, &inner, hash, &reference)));
+            let held = inner.find_index(hash, reference.uri);
+            write(shown.at, id_str(&guess.register(self, &inner, hash, held, &reference)));
         }
         self.apply(&mut inner, &guess);
         true
@@ -491,11 +495,13 @@ impl ReferenceRegistry {
         for _ in 0..guess.old_evicted {
             inner.evict_oldest();
         }
+        let first_kept = start.first_new + guess.evicted;
         for (&hash, &n) in &guess.by_hash {
-            match n {
-                Some(n) => inner.by_hash.insert(hash, n),
-                None => inner.by_hash.remove(&hash),
-            };
+            if n >= first_kept {
+                inner.by_hash.insert(hash, n);
+            } else {
+                inner.by_hash.remove(&hash);
+            }
         }
         for (n, made) in (start.first_new + guess.evicted..).zip(guess.made.iter()) {
             let kept = Kept::shown(made.clone(), self.id_of(n), self.connection.clone());
@@ -727,9 +733,11 @@ struct Guess {
     made: Ring,
     /// How many records made were evicted by later ones.
     evicted: u64,
-    /// What registering does to the registry's map of hashes: a counter for a hash, or
-    /// `None` for a hash it forgets.
-    by_hash: HashMap<u64, Option<u64>, BuildHasherDefault<Hashed>>,
+    /// What registering does to the registry's map of hashes: a hash leads to the record
+    /// made of its counter, or is forgotten where the counter is below `start.first_new +
+    /// evicted` (the record it led to was evicted). Forgotten hashes are purged, all at once,
+    /// when the map has grown to [`Guess::PURGE_AT`].
+    by_hash: HashMap<u64, u64, BuildHasherDefault<Hashed>>,
     /// What stubs said of the records held at the start, their places then, in order.
     testimonies: Vec<(usize, Made)>,
 }
@@ -881,6 +889,10 @@ impl Ring {
 }
 
 impl Guess {
+    /// The size at which [`Guess::by_hash`] is purged of hashes forgotten: a few times the
+    /// records a guess keeps, so that a purge is rare and its map stays small.
+    const PURGE_AT: usize = 4 * MAX_RECORDS;
+
     /// A guess against the records of `inner` as they are.
     fn at(inner: &Inner) -> Guess {
         Guess {
@@ -899,12 +911,21 @@ impl Guess {
     }
 
     /// The id registering `shown` (of hash `hash`) gives after the stubs guessed before it,
-    /// the records `inner` as they were at the start; what registering it does, kept.
-    fn register(&mut self, registry: &ReferenceRegistry, inner: &Inner, hash: u64, shown: &ShownRef<'_>) -> [u8; 17] {
+    /// the records `inner` as they were at the start (which hold it at `held`, where they
+    /// do); what registering it does, kept.
+    fn register(
+        &mut self,
+        registry: &ReferenceRegistry,
+        inner: &Inner,
+        hash: u64,
+        held: Option<usize>,
+        shown: &ShownRef<'_>,
+    ) -> [u8; 17] {
         let start = self.start;
         let first_kept = start.first_new + self.evicted;
         let found = match self.by_hash.get(&hash) {
-            Some(&Some(n)) => n
+            // A record made and kept, or a hash forgotten (it leads nowhere now).
+            Some(&n) => n
                 .checked_sub(first_kept)
                 .and_then(|k| usize::try_from(k).ok())
                 .and_then(|k| self.made.get_mut(k))
@@ -913,36 +934,25 @@ impl Guess {
                     made.testify(shown);
                     registry.id_of(n)
                 }),
-            Some(None) => None,
-            None => inner
-                .by_hash
-                .get(&hash)
-                .and_then(|&n| inner.index(n))
-                .filter(|&index| index >= self.old_evicted && inner.records[index].uri() == shown.uri)
-                .map(|index| {
-                    self.testimonies.push((index, Made::of(shown, hash)));
-                    inner.records[index].id
-                }),
+            None => held.filter(|&index| index >= self.old_evicted).map(|index| {
+                self.testimonies.push((index, Made::of(shown, hash)));
+                inner.records[index].id
+            }),
         };
         if let Some(id) = found {
             return id;
         }
+        if self.by_hash.len() >= Self::PURGE_AT {
+            self.purge(inner);
+        }
         let n = first_kept + self.made.len() as u64;
-        self.by_hash.insert(hash, Some(n));
+        self.by_hash.insert(hash, n);
         // Room first, then the record: the record evicted is the same, and its room is kept.
+        // Its hash, where it still leads to it, is forgotten as its counter falls behind.
         while start.held - self.old_evicted + self.made.len() >= MAX_RECORDS {
             if self.old_evicted < start.held {
                 self.old_evicted += 1;
-            } else if let Some(old) = self.made.pop_front() {
-                // Forgotten where it still leads to the record evicted, as `Inner::unlink` does.
-                let n = start.first_new + self.evicted;
-                if self.by_hash.get(&old.hash) == Some(&Some(n)) {
-                    if inner.by_hash.contains_key(&old.hash) {
-                        self.by_hash.insert(old.hash, None);
-                    } else {
-                        self.by_hash.remove(&old.hash);
-                    }
-                }
+            } else if self.made.pop_front().is_some() {
                 self.evicted += 1;
             } else {
                 break;
@@ -950,6 +960,16 @@ impl Guess {
         }
         self.made.push(shown, hash);
         registry.id_of(n)
+    }
+
+    /// Drops the hashes forgotten that the registry's own map does not have (where it has
+    /// one, it forgets it when the guess is applied, as `Inner::unlink` does: a hash of
+    /// another uri's record, which a record made took over).
+    #[cold]
+    fn purge(&mut self, inner: &Inner) {
+        let first_kept = self.start.first_new + self.evicted;
+        self.by_hash
+            .retain(|hash, &mut n| n >= first_kept || inner.by_hash.contains_key(hash));
     }
 }
 

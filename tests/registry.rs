@@ -410,6 +410,61 @@ fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_on
     assert_eq!(at_once.snapshot(), one_by_one.snapshot());
 }
 
+/// The same, past the size at which a guess forgets the hashes of records it evicted (four
+/// times the records kept), over a registry full of records the message evicts and then shows
+/// again: shown again while their new records are kept, after those were evicted, and after
+/// the guess forgot them; on the history lane and the script lane.
+#[test]
+fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
+    use mcp_agent_view::{history, script, HistoryOptions, Target};
+    let kept = u16::try_from(MAX_RECORDS).unwrap();
+    let fresh = 10 * kept;
+    let order: Vec<u16> = (0..3)
+        // Held before, evicted by the first new ones, then shown again, with a new record.
+        .chain(kept..kept + 2500)
+        .chain(0..3)
+        .chain(kept + 2500..kept + 3000)
+        // Again, their new records kept: the ids of a moment ago.
+        .chain(0..3)
+        // Every thousandth new one with one of 1,500 links before: kept, across the forgetting.
+        .chain((kept + 3000..fresh).flat_map(|i| if i % 1000 == 0 { vec![i, i - 1500] } else { vec![i] }))
+        // After the guess forgot them, and after their second records were evicted.
+        .chain(0..3)
+        .chain([fresh - 10, fresh - 1, kept + 5, 1, 1])
+        .collect();
+    let links: Vec<_> = order
+        .iter()
+        .map(|&i| link(i, u8::try_from(i % 7).unwrap(), None, false))
+        .collect();
+    let ids_in = |text: &str| -> Vec<String> {
+        text.match_indices("ref_")
+            .map(|(at, _)| text[at..at + 17].to_owned())
+            .collect()
+    };
+    let one_by_one = full_registry(6);
+    let expected = registered_one_by_one(&one_by_one, &links);
+    let message = json!({ "content": links });
+    for lane in ["history", "script"] {
+        let at_once = full_registry(6);
+        let shown = match lane {
+            "history" => history(&message, &at_once, &HistoryOptions::default()).unwrap(),
+            _ => serde_json::to_string(&script(&message, &at_once, &Target::anthropic()).unwrap()).unwrap(),
+        };
+        let ids = ids_in(&shown);
+        assert_eq!(ids.len(), expected.len(), "{lane}");
+        assert!(ids == expected, "{lane}: the ids differ from one by one's");
+        assert_eq!(at_once.snapshot(), one_by_one.snapshot(), "{lane}");
+    }
+    // Held, then evicted: another id; shown again while its new record was kept: that one's;
+    // after that was evicted: a third.
+    let (second, third) = (3 + 2500, 3 + 2500 + 3 + 500);
+    let fourth = third + 3 + usize::from(fresh - kept - 3000) + usize::from(fresh / 1000 - (kept + 3000) / 1000);
+    assert_ne!(expected[0], expected[second]);
+    assert_eq!(expected[second], expected[third]);
+    assert_ne!(expected[third], expected[fourth]);
+    assert_eq!(links[fourth], links[0]);
+}
+
 /// A registry holding `MAX_RECORDS` records, of the links `0..MAX_RECORDS` as `link` shows
 /// them, each registered by a message of its own.
 fn full_registry(seed: u64) -> ReferenceRegistry {
