@@ -1599,6 +1599,8 @@ mod tests {
         };
         let _ = registry.register(&reference);
         let after_other = registry.snapshot();
+        // The records changed: a stub after that writes no guess, and the guess is lost.
+        assert_eq!(shown(&mut stubs, "https://h.example/a2"), super::ID_PLACEHOLDER);
         assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.snapshot(), after_other);
         assert_ne!(after_other, before);
@@ -1607,6 +1609,8 @@ mod tests {
         shown(&mut stubs, "https://h.example/b");
         shown(&mut stubs, "https://h.example/c");
         stubs.truncate(1);
+        // Taken back: a stub after that writes no guess either.
+        assert_eq!(shown(&mut stubs, "https://h.example/c2"), super::ID_PLACEHOLDER);
         assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.snapshot(), after_other);
 
