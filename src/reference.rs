@@ -485,7 +485,6 @@ impl ReferenceRegistry {
     /// Does to `inner` what `guess`, made against it as it is, says registering does: the
     /// testimonies to the records held first, then their evictions, then the records made.
     fn apply(&self, inner: &mut Inner, guess: &Guess) {
-        let start = guess.start;
         inner.generation += 1;
         for (index, testimony) in &guess.testimonies {
             if let Some(kept) = inner.records.get_mut(*index) {
@@ -495,7 +494,7 @@ impl ReferenceRegistry {
         for _ in 0..guess.old_evicted {
             inner.evict_oldest();
         }
-        let first_kept = start.first_new + guess.evicted;
+        let first_kept = guess.first_kept();
         for (&hash, &n) in &guess.by_hash {
             if n >= first_kept {
                 inner.by_hash.insert(hash, n);
@@ -503,11 +502,11 @@ impl ReferenceRegistry {
                 inner.by_hash.remove(&hash);
             }
         }
-        for (n, made) in (start.first_new + guess.evicted..).zip(guess.made.iter()) {
+        for (n, made) in (first_kept..).zip(guess.made.iter()) {
             let kept = Kept::shown(made.clone(), self.id_of(n), self.connection.clone());
             inner.records.push_back(kept);
         }
-        inner.next = start.first_new + guess.evicted + guess.made.len() as u64;
+        inner.next = first_kept + guess.made.len() as u64;
     }
 
     /// Takes what `shown`, registered again, says of the record `kept`, and gives its id.
@@ -729,14 +728,14 @@ struct Guess {
     /// How many of the records held at the start the records made evict, oldest first.
     old_evicted: usize,
     /// The records made that are kept, oldest first: those of counters from
-    /// `start.first_new + evicted` on.
+    /// [`Guess::first_kept`] on.
     made: Ring,
     /// How many records made were evicted by later ones.
     evicted: u64,
     /// What registering does to the registry's map of hashes: a hash leads to the record
-    /// made of its counter, or is forgotten where the counter is below `start.first_new +
-    /// evicted` (the record it led to was evicted). Forgotten hashes are purged, all at once,
-    /// when the map has grown to [`Guess::PURGE_AT`].
+    /// made of its counter, or is forgotten where the counter is below
+    /// [`Guess::first_kept`] (the record it led to was evicted). Forgotten hashes are purged,
+    /// all at once, when the map has grown to [`Guess::PURGE_AT`].
     by_hash: HashMap<u64, u64, BuildHasherDefault<Hashed>>,
     /// What stubs said of the records held at the start, their places then, in order.
     testimonies: Vec<(usize, Made)>,
@@ -893,6 +892,11 @@ impl Guess {
     /// records a guess keeps, so that a purge is rare and its map stays small.
     const PURGE_AT: usize = 4 * MAX_RECORDS;
 
+    /// The counter of the oldest record made that is kept.
+    fn first_kept(&self) -> u64 {
+        self.start.first_new + self.evicted
+    }
+
     /// A guess against the records of `inner` as they are.
     fn at(inner: &Inner) -> Guess {
         Guess {
@@ -922,7 +926,7 @@ impl Guess {
         shown: &ShownRef<'_>,
     ) -> [u8; 17] {
         let start = self.start;
-        let first_kept = start.first_new + self.evicted;
+        let first_kept = self.first_kept();
         let found = match self.by_hash.get(&hash) {
             // A record made and kept, or a hash forgotten (it leads nowhere now).
             Some(&n) => n
@@ -967,7 +971,7 @@ impl Guess {
     /// another uri's record, which a record made took over).
     #[cold]
     fn purge(&mut self, inner: &Inner) {
-        let first_kept = self.start.first_new + self.evicted;
+        let first_kept = self.first_kept();
         self.by_hash
             .retain(|hash, &mut n| n >= first_kept || inner.by_hash.contains_key(hash));
     }
@@ -1516,9 +1520,6 @@ mod tests {
         assert!(ring.pop_front().is_none());
     }
 
-    /// Guessed stubs whose records changed before they were registered (another lane
-    /// registered meanwhile), or of which some were taken back, register nothing: the lane
-    /// shows its message again with stubs that wait. Those that held register as guessed.
     /// A guess holds where nothing of it is taken back: a cut past its last stub, or to as
     /// many stubs as it has, takes nothing; a cut at its last stub's place takes it back.
     #[test]
@@ -1576,6 +1577,9 @@ mod tests {
         assert_eq!(registry.len(), 4);
     }
 
+    /// Guessed stubs whose records changed before they were registered (another lane
+    /// registered meanwhile), or of which some were taken back, register nothing: the lane
+    /// shows its message again with stubs that wait. Those that held register as guessed.
     #[test]
     fn a_guess_registers_only_where_nothing_changed() {
         use super::Stubs;
