@@ -436,11 +436,6 @@ fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
         .iter()
         .map(|&i| link(i, u8::try_from(i % 7).unwrap(), None, false))
         .collect();
-    let ids_in = |text: &str| -> Vec<String> {
-        text.match_indices("ref_")
-            .map(|(at, _)| text[at..at + 17].to_owned())
-            .collect()
-    };
     let one_by_one = full_registry(6);
     let expected = registered_one_by_one(&one_by_one, &links);
     let message = json!({ "content": links });
@@ -448,7 +443,7 @@ fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
         let at_once = full_registry(6);
         let shown = match lane {
             "history" => history(&message, &at_once, &HistoryOptions::default()).unwrap(),
-            _ => serde_json::to_string(&script(&message, &at_once, &Target::anthropic()).unwrap()).unwrap(),
+            _ => script(&message, &at_once, &Target::anthropic()).unwrap(),
         };
         let ids = ids_in(&shown);
         assert_eq!(ids.len(), expected.len(), "{lane}");
@@ -463,6 +458,13 @@ fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
     assert_eq!(expected[second], expected[third]);
     assert_ne!(expected[third], expected[fourth]);
     assert_eq!(links[fourth], links[0]);
+}
+
+/// The ids of the stubs in `text`, in order.
+fn ids_in(text: &str) -> Vec<String> {
+    text.match_indices("ref_")
+        .map(|(at, _)| text[at..at + 17].to_owned())
+        .collect()
 }
 
 /// A registry holding `MAX_RECORDS` records, of the links `0..MAX_RECORDS` as `link` shows
@@ -490,11 +492,6 @@ fn a_record_held_but_evicted_by_an_earlier_stub_of_the_message_gets_a_new_id() {
     let links = [link(5000, 0, None, false), link(0, 0, None, false)];
     let one_by_one = full_registry(5);
     let expected = registered_one_by_one(&one_by_one, &links);
-    let ids_in = |text: &str| -> Vec<String> {
-        text.match_indices("ref_")
-            .map(|(at, _)| text[at..at + 17].to_owned())
-            .collect()
-    };
     let messages = [
         json!({"content": links}),
         json!({"content": [links[0]], "structuredContent": {"then": links[1]}}),
