@@ -114,6 +114,10 @@ struct Inner {
     by_hash: HashMap<u64, u64, BuildHasherDefault<Hashed>>,
     /// The records kept, oldest first: those of counters `next - records.len()` to `next - 1`.
     records: VecDeque<Kept>,
+    /// The rooms of the last guess applied, for the next guess to use again: most messages
+    /// make a record or two, and a guess made anew for each allocated its map, its ring and
+    /// its records' strings, then freed them and the records they evicted.
+    spare: Option<Box<Guess>>,
 }
 
 /// A record as the registry keeps it: its id written out, what the server testified.
@@ -281,12 +285,12 @@ impl Inner {
         }
     }
 
-    /// Evicts the oldest record kept.
-    fn evict_oldest(&mut self) {
+    /// Evicts the oldest record kept, which it gives.
+    fn evict_oldest(&mut self) -> Option<Kept> {
         let first = self.next - self.records.len() as u64;
-        if let Some(old) = self.records.pop_front() {
-            self.unlink(old.hash(), first);
-        }
+        let old = self.records.pop_front()?;
+        self.unlink(old.hash(), first);
+        Some(old)
     }
 }
 
@@ -420,13 +424,13 @@ impl ReferenceRegistry {
         out: &mut String,
     ) -> Option<Known> {
         let hash = self.uris.hash_one(reference.uri);
-        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let held = inner.find_index(hash, reference.uri);
         if let Some(known) = held.and_then(|index| Self::known(&inner, hash, index, reference, waiting, out)) {
             return Some(known);
         }
         waiting.count += 1;
-        let guess = guess.get_or_insert_with(|| Box::new(Guess::at(&inner)));
+        let guess = guess.get_or_insert_with(|| Guess::at(&mut inner));
         if guess.broken || inner.generation != guess.start.generation {
             guess.broken = true;
             out.push_str(ID_PLACEHOLDER);
@@ -450,9 +454,9 @@ impl ReferenceRegistry {
     /// Where it does not, nothing is registered and this gives `false`: the lane shows the
     /// message again with stubs that wait ([`Stubs::new`]), which are always registered.
     #[must_use]
-    pub(crate) fn register_shown(&self, stubs: &Stubs<'_>, mut write: impl FnMut(usize, &str)) -> bool {
-        match &stubs.mode {
-            Mode::Guess(guess) => return guess.as_deref().is_none_or(|guess| self.commit(guess)),
+    pub(crate) fn register_shown(&self, stubs: Stubs<'_>, mut write: impl FnMut(usize, &str)) -> bool {
+        match stubs.mode {
+            Mode::Guess(guess) => return guess.is_none_or(|guess| self.commit(guess)),
             // The guess is lost: register nothing.
             Mode::Lent => return false,
             Mode::Wait => {}
@@ -461,30 +465,34 @@ impl ReferenceRegistry {
             return true;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut guess = Guess::at(&inner);
+        let mut guess = Guess::at(&mut inner);
         for shown in &stubs.shown {
             let reference = stubs.get(shown);
             let hash = self.uris.hash_one(reference.uri);
             let held = inner.find_index(hash, reference.uri);
             write(shown.at, id_str(&guess.register(self, &inner, hash, held, &reference)));
         }
-        self.apply(&mut inner, &guess);
+        self.apply(&mut inner, &mut guess);
+        guess.spare(&mut inner);
         true
     }
 
     /// Registers what `guess` guessed, where it holds (see [`ReferenceRegistry::register_shown`]).
-    fn commit(&self, guess: &Guess) -> bool {
+    fn commit(&self, mut guess: Box<Guess>) -> bool {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let holds = guess.start.generation == inner.generation;
-        if !guess.broken && holds {
-            self.apply(&mut inner, guess);
+        let holds = !guess.broken && guess.start.generation == inner.generation;
+        if holds {
+            self.apply(&mut inner, &mut guess);
         }
-        !guess.broken && holds
+        guess.spare(&mut inner);
+        holds
     }
 
     /// Does to `inner` what `guess`, made against it as it is, says registering does: the
     /// testimonies to the records held first, then their evictions, then the records made.
-    fn apply(&self, inner: &mut Inner, guess: &Guess) {
+    /// The records made move into the registry, each into the room of a record evicted where
+    /// there is one, and leave the guess that room's strings.
+    fn apply(&self, inner: &mut Inner, guess: &mut Guess) {
         inner.generation += 1;
         for (index, testimony) in &guess.testimonies {
             if let Some(kept) = inner.records.get_mut(*index) {
@@ -492,7 +500,10 @@ impl ReferenceRegistry {
             }
         }
         for _ in 0..guess.old_evicted {
-            inner.evict_oldest();
+            let old = inner.evict_oldest();
+            if guess.spent.len() < guess.made.len() {
+                guess.spent.extend(old);
+            }
         }
         let first_kept = guess.first_kept();
         for (&hash, &n) in &guess.by_hash {
@@ -502,8 +513,18 @@ impl ReferenceRegistry {
                 inner.by_hash.remove(&hash);
             }
         }
-        for (n, made) in (first_kept..).zip(guess.made.iter()) {
-            let kept = Kept::shown(made.clone(), self.id_of(n), self.connection.clone());
+        for (n, k) in (first_kept..).zip(0..guess.made.len()) {
+            let Some(made) = guess.made.get_mut(k) else { break };
+            let kept = match guess.spent.pop() {
+                Some(mut kept) => {
+                    std::mem::swap(&mut kept.testimony, made);
+                    kept.id = self.id_of(n);
+                    kept.verified = None;
+                    kept.connection.clone_from(&self.connection);
+                    kept
+                }
+                None => Kept::shown(made.clone(), self.id_of(n), self.connection.clone()),
+            };
             inner.records.push_back(kept);
         }
         inner.next = first_kept + guess.made.len() as u64;
@@ -739,6 +760,9 @@ struct Guess {
     by_hash: HashMap<u64, u64, BuildHasherDefault<Hashed>>,
     /// What stubs said of the records held at the start, their places then, in order.
     testimonies: Vec<(usize, Made)>,
+    /// Records evicted as the guess is applied, whose rooms the records made take: empty
+    /// but while it is applied.
+    spent: Vec<Kept>,
 }
 
 /// The records as a guess found them.
@@ -858,10 +882,6 @@ impl Ring {
         self.room(k).map(|room| &mut self.rooms[room])
     }
 
-    fn iter(&self) -> impl Iterator<Item = &Made> {
-        (0..self.len).filter_map(|k| self.room(k).map(|room| &self.rooms[room]))
-    }
-
     /// Keeps `shown` (of hash `hash`) as the newest.
     fn push(&mut self, shown: &ShownRef<'_>, hash: u64) {
         if self.len < self.rooms.len() {
@@ -876,6 +896,19 @@ impl Ring {
             self.rooms.push(Made::of(shown, hash));
         }
         self.len += 1;
+    }
+
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = &Made> {
+        (0..self.len).filter_map(|k| self.room(k).map(|room| &self.rooms[room]))
+    }
+
+    /// Holds none, and keeps no more than `rooms` rooms (their strings) to hold the next.
+    fn empty(&mut self, rooms: usize) {
+        self.first = 0;
+        self.len = 0;
+        self.rooms.truncate(rooms);
+        self.rooms.shrink_to(rooms);
     }
 
     /// Evicts the oldest, which it gives; its room is used again.
@@ -897,21 +930,52 @@ impl Guess {
         self.start.first_new + self.evicted
     }
 
-    /// A guess against the records of `inner` as they are.
-    fn at(inner: &Inner) -> Guess {
-        Guess {
-            start: Start {
-                generation: inner.generation,
-                first_new: inner.next,
-                held: inner.records.len(),
-            },
+    /// How many rooms of each kind a guess keeps for the next ([`Guess::spare`]): more than
+    /// most messages need, little memory.
+    const SPARE_ROOMS: usize = 16;
+
+    /// A guess against the records of `inner` as they are, in the rooms of the last one
+    /// applied where `inner` keeps them.
+    fn at(inner: &mut Inner) -> Box<Guess> {
+        let start = Start {
+            generation: inner.generation,
+            first_new: inner.next,
+            held: inner.records.len(),
+        };
+        if let Some(mut guess) = inner.spare.take() {
+            guess.start = start;
+            return guess;
+        }
+        Box::new(Guess {
+            start,
             broken: false,
             old_evicted: 0,
             made: Ring::default(),
             evicted: 0,
             by_hash: HashMap::default(),
             testimonies: Vec::new(),
+            spent: Vec::new(),
+        })
+    }
+
+    /// Leaves this guess's rooms to the next guess made against `inner`: emptied, and no
+    /// more of them than [`Guess::SPARE_ROOMS`] (a message of a million links leaves no
+    /// million rooms behind).
+    fn spare(mut self: Box<Self>, inner: &mut Inner) {
+        self.broken = false;
+        self.old_evicted = 0;
+        self.evicted = 0;
+        self.made.empty(Self::SPARE_ROOMS);
+        if self.by_hash.capacity() > 4 * Self::SPARE_ROOMS {
+            self.by_hash = HashMap::default();
+        } else {
+            self.by_hash.clear();
         }
+        self.testimonies.clear();
+        self.testimonies.shrink_to(Self::SPARE_ROOMS);
+        self.spent.clear();
+        self.spent.shrink_to(Self::SPARE_ROOMS);
+        inner.spare = Some(self);
     }
 
     /// The id registering `shown` (of hash `hash`) gives after the stubs guessed before it,
@@ -1544,7 +1608,7 @@ mod tests {
         stubs.forget_from(out.len());
         stubs.truncate(stubs.len());
         assert_eq!(stubs.len(), 2);
-        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.len(), 2);
 
         let mut out = String::new();
@@ -1554,7 +1618,7 @@ mod tests {
         push(&mut stubs, "https://h.example/d", &mut out);
         // Inside the last stub: its id is taken back.
         stubs.forget_from(before_d + 1);
-        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(!registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.len(), 2);
 
         // Stubs that follow (`structuredContent`'s), appended where their text was copied:
@@ -1573,7 +1637,7 @@ mod tests {
         stubs.append(following, |at| start + at);
         assert_eq!(stubs.len(), 2);
         stubs.forget_from(out.len());
-        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.len(), 4);
     }
 
@@ -1605,7 +1669,7 @@ mod tests {
         let after_other = registry.snapshot();
         // The records changed: a stub after that writes no guess, and the guess is lost.
         assert_eq!(shown(&mut stubs, "https://h.example/a2"), super::ID_PLACEHOLDER);
-        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(!registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.snapshot(), after_other);
         assert_ne!(after_other, before);
 
@@ -1615,7 +1679,7 @@ mod tests {
         stubs.truncate(1);
         // Taken back: a stub after that writes no guess either.
         assert_eq!(shown(&mut stubs, "https://h.example/c2"), super::ID_PLACEHOLDER);
-        assert!(!registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(!registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.snapshot(), after_other);
 
         // Two guesses against the same records: the first registered changes them for the
@@ -1625,10 +1689,10 @@ mod tests {
         let mut later = Stubs::guessing(&registry);
         let later_id = shown(&mut later, "https://h.example/d");
         assert_eq!(id, later_id, "the same counter, guessed twice");
-        assert!(registry.register_shown(&stubs, |_, _| panic!("a guess writes no id")));
+        assert!(registry.register_shown(stubs, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.lookup(&id).unwrap().uri, "https://h.example/b");
         assert_eq!(registry.len(), 2);
-        assert!(!registry.register_shown(&later, |_, _| panic!("a guess writes no id")));
+        assert!(!registry.register_shown(later, |_, _| panic!("a guess writes no id")));
         assert_eq!(registry.lookup(&id).unwrap().uri, "https://h.example/b");
         assert_eq!(registry.len(), 2);
     }

@@ -629,3 +629,63 @@ fn structured_contents_stubs_are_registered_where_they_are_shown() {
         }
     }
 }
+
+/// A message's new records take the places of the records they evict (their strings' rooms),
+/// and the guess's rooms serve the next message: nothing of an evicted record, nor of an
+/// earlier message, is in a new one. Here the oldest record was fetched and verified and came
+/// from another connection; the new links of later messages, of one and of several links,
+/// on every lane, are recorded as registering them one by one on a registry without them
+/// records them.
+#[test]
+fn a_new_record_in_the_room_of_one_evicted_keeps_nothing_of_it() {
+    use mcp_agent_view::{convert, history, reference::Verified, script, HistoryOptions, Provenance, Target};
+    let on = |lane: usize, message: &serde_json::Value, registry: &ReferenceRegistry| match lane {
+        0 => drop(history(message, registry, &HistoryOptions::default()).unwrap()),
+        1 => drop(convert(message, Provenance::ToolResult, registry, &Target::anthropic()).unwrap()),
+        _ => drop(script(message, registry, &Target::anthropic()).unwrap()),
+    };
+    for lane in 0..3 {
+        let show = |message: &serde_json::Value, registry: &ReferenceRegistry| on(lane, message, registry);
+        let registry = ReferenceRegistry::with_seed(11);
+        let old = registry.for_connection("old-server");
+        let first = link(0, 1, Some(7), true);
+        show(&json!({"content": [first]}), &old);
+        let id = registry.records()[0].id.clone();
+        let verified = Verified {
+            bytes: 7,
+            mime_type: "application/pdf".into(),
+            digest_verified: true,
+            path: None,
+        };
+        registry.set_verified(&id, verified).unwrap();
+        for i in 1..u16::try_from(MAX_RECORDS).unwrap() {
+            show(&json!({"content": [link(i, 0, None, false)]}), &old);
+        }
+        let new = registry.for_connection("new-server");
+        let base = u16::try_from(MAX_RECORDS).unwrap();
+        // One new link, then three, then one again: each evicts the oldest and takes its room.
+        let messages = [vec![base], vec![base + 1, base + 2, base + 3], vec![base + 4]];
+        for uris in &messages {
+            let links: Vec<_> = uris.iter().map(|&u| link(u, 0, None, false)).collect();
+            show(&json!({"content": links}), &new);
+        }
+        let records = registry.records();
+        assert_eq!(records.len(), MAX_RECORDS, "lane {lane}");
+        assert!(
+            records.iter().all(|r| r.id != id),
+            "lane {lane}: the verified record is evicted"
+        );
+        for record in &records[MAX_RECORDS - 5..] {
+            assert_eq!(record.verified, None, "lane {lane}: {record:?}");
+            assert_eq!(record.connection.as_deref(), Some("new-server"), "lane {lane}");
+            assert_eq!(
+                (record.name.as_deref(), record.size_bytes, record.disposition),
+                (Some("n0"), None, None)
+            );
+            assert_eq!(record.mime_type.as_deref(), Some("text/plain"), "lane {lane}");
+        }
+        let uris: Vec<_> = records[MAX_RECORDS - 5..].iter().map(|r| r.uri.clone()).collect();
+        let expected: Vec<_> = (base..base + 5).map(|u| format!("https://h.example/{u}")).collect();
+        assert_eq!(uris, expected, "lane {lane}");
+    }
+}

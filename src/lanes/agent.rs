@@ -121,7 +121,7 @@ pub(crate) fn convert_block<'a>(
     let mut out = convert_class_deferred(classify_block(block), provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
         // Stubs that wait are always registered.
-        let _ = registry.register_shown(&stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+        let _ = registry.register_shown(stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
     }
     out
 }

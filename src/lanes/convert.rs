@@ -289,7 +289,7 @@ impl<'a, 'r> Lane<'a, 'r> {
         } = self;
         // The ids come in the stubs' order, and so do the texts they were written in.
         let (mut stub, mut text_of) = (0, 0);
-        let registered = stubs.registry().register_shown(&stubs, |at, id| {
+        let registered = stubs.registry().register_shown(stubs, |at, id| {
             while texts.get(text_of + 1).is_some_and(|&(first, _)| first as usize <= stub) {
                 text_of += 1;
             }

@@ -207,7 +207,7 @@ impl<'r> Render<'r> {
         stubs.forget_from(kept);
         stubs
             .registry()
-            .register_shown(&stubs, |at, id| out.replace_range(at..at + id.len(), id))
+            .register_shown(stubs, |at, id| out.replace_range(at..at + id.len(), id))
             .then_some(out)
     }
 }

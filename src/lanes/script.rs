@@ -123,7 +123,7 @@ pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance:
 fn transcode_all(bytes: &[u8], lane: Lane<'_>) -> Result<Option<String>, Error> {
     let mut out = transcode(bytes, &lane)?;
     // Only now is it known which stubs are shown.
-    let registered = lane.registry.register_shown(&lane.stubs.into_inner(), |at, id| {
+    let registered = lane.registry.register_shown(lane.stubs.into_inner(), |at, id| {
         out.replace_range(at..at + id.len(), id);
     });
     Ok(registered.then_some(out))
