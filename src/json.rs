@@ -832,7 +832,8 @@ pub(crate) fn as_u53(number: &str) -> Option<u64> {
 /// same: a whole number within 64 bits as its digits (`1.0`, `1e2`, `-0` give `1`, `100`, `0`),
 /// any other as the shortest decimal that reads back as the same `f64`, as `serde_json` writes
 /// it (`2.50` gives `2.5`, `1e300` gives `1e+300`). A number beyond `f64`'s range (`1e400`) is
-/// kept as written: no library reads it as a number.
+/// written as the string of its digits (`"1e400"`), as [`parse_json`](crate::parse_json)
+/// reads it: no library reads it as a number, and a `Value` holds it only as that string.
 pub(crate) fn write_number(out: &mut String, number: &str) {
     if let Some(n) = whole_number(number) {
         // Digits that are the value (all but `-0`, and those past 64 bits) are it written.
@@ -845,9 +846,13 @@ pub(crate) fn write_number(out: &mut String, number: &str) {
         return;
     }
     // Past `f64`'s range the value is infinite, and no `Number`.
-    match number.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
-        Some(n) => out.push_str(&n.to_string()),
-        None => out.push_str(number),
+    if let Some(n) = number.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+        out.push_str(&n.to_string());
+    } else {
+        // A number's characters need no escape.
+        out.push('"');
+        out.push_str(number);
+        out.push('"');
     }
 }
 
@@ -1191,9 +1196,6 @@ mod tests {
             ("-9223372036854775809", "-9223372036854775808"),
             ("123456789012345678901234567890", "1.2345678901234568e+29"),
             ("1023.9999999999999", "1023.9999999999999"),
-            // Beyond f64: as written.
-            ("1e400", "1e400"),
-            ("-1e400", "-1e400"),
         ] {
             assert_eq!(written(number), shown, "{number}");
             // What is written is written again as itself, and means what the number did.
@@ -1202,6 +1204,17 @@ mod tests {
             #[allow(clippy::float_cmp)] // the same value exactly (`-0.0` is `0.0`)
             let same = a == b;
             assert!(same, "{number} {shown}");
+        }
+    }
+
+    /// A number beyond `f64`'s range is the string of its digits, as `parse_json` reads it.
+    #[test]
+    fn a_number_beyond_f64_is_written_as_the_string_of_its_digits() {
+        for number in ["1e400", "-1e400", "1E999", "-2.5e+309", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"] {
+            let written = written(number);
+            assert_eq!(written, format!("\"{number}\""));
+            let value = crate::parse_json(number.as_bytes()).unwrap();
+            assert_eq!(serde_json::to_string(&value).unwrap(), written);
         }
     }
 

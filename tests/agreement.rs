@@ -583,3 +583,58 @@ fn the_disagreements_issue_14_found_read_one_way() {
     assert_agrees(&deep(127));
     assert_agrees(&deep(128));
 }
+
+/// A number beyond `f64`'s range, which `serde_json` refuses, reads as the string of its
+/// digits on every path and lane (`parse_json` repairs it so; the bytes path reads it so):
+/// the bytes with the number show what the bytes with that string show, exactly, and the
+/// `Value` `parse_json` makes of them is that of the string, whose paths `agrees` compares.
+/// (A fuzz run found `structuredContent` shown with the number on one path, the string on
+/// the other.)
+#[test]
+fn a_number_beyond_f64_reads_as_the_string_of_its_digits_on_every_path() {
+    for template in [
+        r#"{"content":[],"structuredContent":{"temp":N,"rows":[M,{"n":N}]}}"#,
+        r#"{"content":[{"type":"text","text":"t"}],"structuredContent":[{"hour":"11:00","temp":N}]}"#,
+        r#"{"content":[{"type":"resource","uri":"mcpl://bulk/1","name":"big.bin","sizeBytes":N},{"type":"text","text":"sibling"}],"structuredContent":{"n":M}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":M}]}}"#,
+        r#"{"rows":[N,{"type":"text","text":"t","n":M}],"n":N,"link":{"type":"resource_link","uri":"file:///b","name":"b","size":N}}"#,
+    ] {
+        let as_number = template.replace('N', "1e400").replace('M', "-17976931348623159e292");
+        let as_string = template
+            .replace('N', r#""1e400""#)
+            .replace('M', r#""-17976931348623159e292""#);
+        assert_agrees(&as_string);
+        assert_eq!(
+            mcp_agent_view::parse_json(as_number.as_bytes()).unwrap(),
+            serde_json::from_str::<Value>(&as_string).unwrap(),
+            "{as_number}"
+        );
+        let once = |json: &str| {
+            let registry = ReferenceRegistry::with_seed(SEED);
+            let shown = history(json.as_bytes(), &registry, &HistoryOptions::default()).ok();
+            shown.map(|shown| Reading::of(shown, &registry))
+        };
+        assert_eq!(once(&as_number), once(&as_string), "{as_number}");
+        for target in [Target::neutral(), Target::anthropic()] {
+            assert_eq!(
+                script_of_bytes(as_number.as_bytes(), &target).map(|(reading, _)| reading),
+                script_of_bytes(as_string.as_bytes(), &target).map(|(reading, _)| reading),
+                "script: {as_number}"
+            );
+        }
+        // (The last is a script's result, no message: on both, and shown only by the script
+        // lane.)
+        match (
+            Message::parse(as_number.as_bytes()),
+            Message::parse(as_string.as_bytes()),
+        ) {
+            (Ok(number), Ok(string)) => {
+                for ((lane, a, _), (_, b, _)) in lanes(&number).into_iter().zip(lanes(&string)) {
+                    assert_eq!(a, b, "{lane}: {as_number}");
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "{as_number}"),
+            _ => panic!("a message on one only: {as_number}"),
+        }
+    }
+}

@@ -33,7 +33,8 @@ use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 /// number is written by its value, so that the same JSON written by any library shows the same
 /// (a whole number as its digits: `1.0` and `1e2` give `1` and `100`; any other as the
 /// shortest decimal that reads back, as `serde_json` writes it: `2.50` gives `2.5`; `-0` gives
-/// `0`; a number beyond `f64`'s range, `1e400`, as written). Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a marker, never a stack
+/// `0`; a number beyond `f64`'s range, `1e400`, as the string of its digits, `"1e400"`, as
+/// [`parse_json`](crate::parse_json) reads it). Nesting deeper than [`SCRIPT_MAX_DEPTH`] is cut with a marker, never a stack
 /// overflow.
 ///
 /// `json` is bytes, text or a `serde_json::Value`: one pass, nothing parsed into a tree (a
