@@ -973,7 +973,8 @@ impl Guess {
         }
         self.testimonies.clear();
         self.testimonies.shrink_to(Self::SPARE_ROOMS);
-        self.spent.clear();
+        // Every record evicted that it kept went into a record made.
+        debug_assert!(self.spent.is_empty());
         self.spent.shrink_to(Self::SPARE_ROOMS);
         inner.spare = Some(self);
     }

@@ -689,3 +689,56 @@ fn a_new_record_in_the_room_of_one_evicted_keeps_nothing_of_it() {
         assert_eq!(uris, expected, "lane {lane}");
     }
 }
+
+/// Messages one after another through one registry register as one by one does, on every
+/// lane: each guess is made in the rooms the last one left (after a message of more new links
+/// than are kept, which evicted some of its own; after one that only testified to records
+/// held), and leaves nothing of its message to the next: the ids of each message and the
+/// registry after it are those of registering the same links one at a time.
+#[test]
+fn messages_one_after_another_are_registered_as_one_by_one() {
+    use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
+    let kept = u16::try_from(MAX_RECORDS).unwrap();
+    let messages: Vec<Vec<serde_json::Value>> = vec![
+        (0..kept + 10).map(|i| link(i, 0, None, false)).collect(),
+        // A new one, one held shown with other claims (a testimony), one held as it is.
+        vec![
+            link(9000, 1, None, false),
+            link(kept + 5, 3, Some(4), false),
+            link(kept + 6, 0, None, false),
+        ],
+        vec![link(9001, 0, None, false), link(9002, 2, None, true)],
+        vec![link(kept + 5, 3, Some(4), false), link(9003, 0, None, false)],
+        // Testimonies alone, then one new link, then one shown again with its record kept.
+        vec![link(kept + 7, 2, None, false), link(kept + 8, 1, Some(2), true)],
+        vec![link(9004, 0, None, false)],
+        vec![link(9001, 0, None, false)],
+    ];
+    let one_by_one = ReferenceRegistry::with_seed(9);
+    let expected: Vec<(Vec<String>, _)> = messages
+        .iter()
+        .map(|links| (registered_one_by_one(&one_by_one, links), one_by_one.snapshot()))
+        .collect();
+    for lane in ["history", "convert", "script"] {
+        let at_once = ReferenceRegistry::with_seed(9);
+        for (k, (links, (ids, snapshot))) in messages.iter().zip(&expected).enumerate() {
+            let message = json!({ "content": links });
+            let shown = match lane {
+                "history" => history(&message, &at_once, &HistoryOptions::default()).unwrap(),
+                "convert" => {
+                    let converted = convert(&message, Provenance::ToolResult, &at_once, &Target::neutral()).unwrap();
+                    Target::neutral().blocks_json(&converted.content).to_string()
+                }
+                _ => script(&message, &at_once, &Target::anthropic()).unwrap(),
+            };
+            assert!(
+                ids_in(&shown) == *ids,
+                "{lane}, message {k}: the ids differ from one by one's"
+            );
+            assert!(
+                at_once.snapshot() == *snapshot,
+                "{lane}, message {k}: the records differ"
+            );
+        }
+    }
+}
