@@ -499,11 +499,9 @@ impl ReferenceRegistry {
                 self.testified(kept, &testimony.as_shown());
             }
         }
+        // (No more than are made: a guess evicts a record held only to make one.)
         for _ in 0..guess.old_evicted {
-            let old = inner.evict_oldest();
-            if guess.spent.len() < guess.made.len() {
-                guess.spent.extend(old);
-            }
+            guess.spent.extend(inner.evict_oldest());
         }
         let first_kept = guess.first_kept();
         for (&hash, &n) in &guess.by_hash {
@@ -966,11 +964,8 @@ impl Guess {
         self.old_evicted = 0;
         self.evicted = 0;
         self.made.empty(Self::SPARE_ROOMS);
-        if self.by_hash.capacity() > 4 * Self::SPARE_ROOMS {
-            self.by_hash = HashMap::default();
-        } else {
-            self.by_hash.clear();
-        }
+        self.by_hash.clear();
+        self.by_hash.shrink_to(Self::SPARE_ROOMS);
         self.testimonies.clear();
         self.testimonies.shrink_to(Self::SPARE_ROOMS);
         // Every record evicted that it kept went into a record made.
