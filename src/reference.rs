@@ -511,8 +511,7 @@ impl ReferenceRegistry {
                 inner.by_hash.remove(&hash);
             }
         }
-        for (n, k) in (first_kept..).zip(0..guess.made.len()) {
-            let Some(made) = guess.made.get_mut(k) else { break };
+        for (n, made) in (first_kept..).zip(guess.made.iter_mut()) {
             let kept = match guess.spent.pop() {
                 Some(mut kept) => {
                     std::mem::swap(&mut kept.testimony, made);
@@ -896,9 +895,10 @@ impl Ring {
         self.len += 1;
     }
 
-    #[cfg(test)]
-    fn iter(&self) -> impl Iterator<Item = &Made> {
-        (0..self.len).filter_map(|k| self.room(k).map(|room| &self.rooms[room]))
+    /// The records held, oldest first: the rooms from the oldest's on, then those before it.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Made> {
+        let (before, from_first) = self.rooms.split_at_mut(self.first);
+        from_first.iter_mut().chain(before).take(self.len)
     }
 
     /// Holds none, and keeps no more than `rooms` rooms (their strings) to hold the next.
@@ -1560,7 +1560,7 @@ mod tests {
             disposition: None,
             size_bytes: None,
         };
-        let uris = |ring: &Ring| ring.iter().map(|made| made.uri.clone()).collect::<Vec<_>>();
+        let uris = |ring: &mut Ring| ring.iter_mut().map(|made| made.uri.clone()).collect::<Vec<_>>();
         let mut ring = Ring::default();
         assert!(ring.pop_front().is_none());
         for uri in ["a", "b", "c"] {
@@ -1569,9 +1569,9 @@ mod tests {
         assert_eq!(ring.pop_front().map(|made| made.uri.clone()).as_deref(), Some("a"));
         ring.push(&shown("d"), 0);
         assert_eq!((ring.len(), ring.rooms.len()), (3, 3), "a's room used again");
-        assert_eq!(uris(&ring), ["b", "c", "d"]);
+        assert_eq!(uris(&mut ring), ["b", "c", "d"]);
         ring.push(&shown("e"), 0);
-        assert_eq!(uris(&ring), ["b", "c", "d", "e"]);
+        assert_eq!(uris(&mut ring), ["b", "c", "d", "e"]);
         assert_eq!(ring.get_mut(3).map(|made| made.uri.clone()).as_deref(), Some("e"));
         assert!(ring.get_mut(4).is_none());
         for expected in ["b", "c", "d", "e"] {
