@@ -416,7 +416,6 @@ fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_on
 /// the guess forgot them; on the history lane and the script lane.
 #[test]
 fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
-    use mcp_agent_view::{history, script, HistoryOptions, Target};
     let kept = u16::try_from(MAX_RECORDS).unwrap();
     let fresh = 10 * kept;
     let order: Vec<u16> = (0..3)
@@ -441,11 +440,7 @@ fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
     let message = json!({ "content": links });
     for lane in ["history", "script"] {
         let at_once = full_registry(6);
-        let shown = match lane {
-            "history" => history(&message, &at_once, &HistoryOptions::default()).unwrap(),
-            _ => script(&message, &at_once, &Target::anthropic()).unwrap(),
-        };
-        let ids = ids_in(&shown);
+        let ids = ids_in(&shown_on(lane, &message, &at_once));
         assert_eq!(ids.len(), expected.len(), "{lane}");
         assert!(ids == expected, "{lane}: the ids differ from one by one's");
         assert_eq!(at_once.snapshot(), one_by_one.snapshot(), "{lane}");
@@ -465,6 +460,20 @@ fn ids_in(text: &str) -> Vec<String> {
     text.match_indices("ref_")
         .map(|(at, _)| text[at..at + 17].to_owned())
         .collect()
+}
+
+/// What the lane named `lane` (`history`, `convert` or `script`) shows of `message`,
+/// registering with `registry`: the convert lane's blocks as neutral JSON.
+fn shown_on(lane: &str, message: &serde_json::Value, registry: &ReferenceRegistry) -> String {
+    use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
+    match lane {
+        "history" => history(message, registry, &HistoryOptions::default()).unwrap(),
+        "convert" => {
+            let converted = convert(message, Provenance::ToolResult, registry, &Target::neutral()).unwrap();
+            Target::neutral().blocks_json(&converted.content).to_string()
+        }
+        _ => script(message, registry, &Target::anthropic()).unwrap(),
+    }
 }
 
 /// A registry holding `MAX_RECORDS` records, of the links `0..MAX_RECORDS` as `link` shows
@@ -638,14 +647,9 @@ fn structured_contents_stubs_are_registered_where_they_are_shown() {
 /// records them.
 #[test]
 fn a_new_record_in_the_room_of_one_evicted_keeps_nothing_of_it() {
-    use mcp_agent_view::{convert, history, reference::Verified, script, HistoryOptions, Provenance, Target};
-    let on = |lane: usize, message: &serde_json::Value, registry: &ReferenceRegistry| match lane {
-        0 => drop(history(message, registry, &HistoryOptions::default()).unwrap()),
-        1 => drop(convert(message, Provenance::ToolResult, registry, &Target::anthropic()).unwrap()),
-        _ => drop(script(message, registry, &Target::anthropic()).unwrap()),
-    };
-    for lane in 0..3 {
-        let show = |message: &serde_json::Value, registry: &ReferenceRegistry| on(lane, message, registry);
+    use mcp_agent_view::reference::Verified;
+    for lane in ["history", "convert", "script"] {
+        let show = |message: &serde_json::Value, registry: &ReferenceRegistry| drop(shown_on(lane, message, registry));
         let registry = ReferenceRegistry::with_seed(11);
         let old = registry.for_connection("old-server");
         let first = link(0, 1, Some(7), true);
@@ -697,7 +701,6 @@ fn a_new_record_in_the_room_of_one_evicted_keeps_nothing_of_it() {
 /// registry after it are those of registering the same links one at a time.
 #[test]
 fn messages_one_after_another_are_registered_as_one_by_one() {
-    use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
     let kept = u16::try_from(MAX_RECORDS).unwrap();
     let messages: Vec<Vec<serde_json::Value>> = vec![
         (0..kept + 10).map(|i| link(i, 0, None, false)).collect(),
@@ -723,14 +726,7 @@ fn messages_one_after_another_are_registered_as_one_by_one() {
         let at_once = ReferenceRegistry::with_seed(9);
         for (k, (links, (ids, snapshot))) in messages.iter().zip(&expected).enumerate() {
             let message = json!({ "content": links });
-            let shown = match lane {
-                "history" => history(&message, &at_once, &HistoryOptions::default()).unwrap(),
-                "convert" => {
-                    let converted = convert(&message, Provenance::ToolResult, &at_once, &Target::neutral()).unwrap();
-                    Target::neutral().blocks_json(&converted.content).to_string()
-                }
-                _ => script(&message, &at_once, &Target::anthropic()).unwrap(),
-            };
+            let shown = shown_on(lane, &message, &at_once);
             assert!(
                 ids_in(&shown) == *ids,
                 "{lane}, message {k}: the ids differ from one by one's"
