@@ -6,7 +6,9 @@
 //! order). Each is measured against the same bytes: the floor (`serde_json` validating into
 //! `IgnoredAny`, building nothing), this crate's lanes from bytes, decoding alone (this crate's
 //! reader, and a prototype of the same decoding with `serde_json` itself), and rmcp's decode
-//! into its `CallToolResult` (tool results only). Times are medians of several runs; ratios are taken
+//! into its `CallToolResult` (tool results only), and the history lane's output written again
+//! alone (its text pushed line by line into a new `String` of its size, then dropped: what any lane that
+//! returns that text pays before it has read a byte). Times are medians of several runs; ratios are taken
 //! in the same process. Peak heap is counted by a counting allocator, for every lane on every
 //! corpus (counting only then: the times are the system allocator's own). The last line is the
 //! summary.
@@ -52,6 +54,16 @@ fn floor(doc: &[u8]) {
     black_box(serde_json::from_slice::<serde::de::IgnoredAny>(doc).unwrap());
 }
 
+/// `text` written again, a line at a time, into a new string of its size: the least a lane
+/// returning it does, whatever it reads.
+fn written_again(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        out.push_str(line);
+    }
+    out
+}
+
 fn rmcp(doc: &[u8]) {
     black_box(serde_json::from_slice::<rmcp::model::CallToolResult>(doc).unwrap());
 }
@@ -86,6 +98,8 @@ struct Row {
     /// Decoding alone: this crate's reader (`Message::parse`), and the `serde_json` prototype.
     parse: Duration,
     serde: Duration,
+    /// The history lane's output written again alone ([`written_again`]).
+    output: Duration,
     rmcp: Option<Duration>,
 }
 
@@ -106,6 +120,15 @@ struct Corpus {
 fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
     let registry = ReferenceRegistry::with_seed(1);
     let anthropic = Target::anthropic();
+    // What the history lane shows of each document (a registry of its own), to be written
+    // again in the order the documents come.
+    let shown: Vec<String> = {
+        let registry = ReferenceRegistry::with_seed(1);
+        docs.iter()
+            .map(|doc| history(doc.as_slice(), &registry, &HistoryOptions::default()).unwrap())
+            .collect()
+    };
+    let mut next = 0;
     let mut lanes: Vec<Lane<'_>> = vec![
         Box::new(floor),
         Box::new(ours_history(&registry)),
@@ -116,6 +139,10 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         }),
         Box::new(|doc: &[u8]| {
             black_box(serde_prototype::decode(doc));
+        }),
+        Box::new(move |_: &[u8]| {
+            black_box(written_again(&shown[next % shown.len()]));
+            next += 1;
         }),
     ];
     if corpus.tool_result {
@@ -148,6 +175,7 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         script: medians.next().unwrap_or_default(),
         parse: medians.next().unwrap_or_default(),
         serde: medians.next().unwrap_or_default(),
+        output: medians.next().unwrap_or_default(),
         rmcp: medians.next(),
     }
 }
@@ -220,7 +248,7 @@ fn main() {
         for (layout, docs) in &layouts {
             let row = measure(corpus, layout, docs);
             println!(
-                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}",
+                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}; history's output alone {:.2}",
                 row.corpus,
                 row.layout,
                 row.bytes,
@@ -234,6 +262,7 @@ fn main() {
                 ratio(row.script, row.floor),
                 ratio(row.parse, row.floor),
                 ratio(row.serde, row.floor),
+                ratio(row.output, row.floor),
             );
             rows.push(row);
         }
@@ -258,10 +287,11 @@ fn main() {
         .iter()
         .filter_map(|r| r.rmcp.map(|t| ratio(t, r.history)))
         .fold(f64::INFINITY, f64::min);
+    let output_alone_max = rows.iter().map(|r| ratio(r.output, r.floor)).fold(0.0, f64::max);
     let peak_max = peaks.iter().flat_map(|(_, p)| *p).fold(0.0, f64::max);
     let blob_peak = peaks.iter().find(|(n, _)| *n == "blob").map_or(0.0, |(_, p)| p[0]);
     println!(
-        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2}",
+        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2} history_output_alone_vs_floor_max={:.2}",
         ratio(get("mixed").history, get("mixed").floor),
         ratio(get("blob").history, get("blob").floor),
         ratio(get("wide").history, get("wide").floor),
@@ -272,5 +302,6 @@ fn main() {
         history_worst,
         worst_lane,
         peak_max,
+        output_alone_max,
     );
 }
