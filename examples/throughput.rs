@@ -226,11 +226,11 @@ fn main() {
         tool_result,
     };
     let corpora = [
-        corpus("mixed", mixed(&mut rng), 15, 1, true),
+        corpus("mixed", mixed(&mut rng), 31, 1, true),
         corpus("blob", vec![blob_50mb(&mut rng)], 9, 1, true),
         corpus("image", vec![image_4mib(&mut rng)], 15, 1, true),
         corpus("wide", vec![wide()], 11, 1, true),
-        corpus("deep", vec![deep(&mut rng)], 15, 100, true),
+        corpus("deep", vec![deep(&mut rng)], 51, 100, true),
         corpus("huge-prompt", vec![huge_prompt()], 5, 1, false),
         corpus("many-links", vec![many_links()], 5, 1, true),
     ];
