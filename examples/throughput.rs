@@ -5,13 +5,13 @@
 //! Python's `json.dumps` writes), and *shuffled* (each object's keys in a seeded random
 //! order). Each is measured against the same bytes: the floor (`serde_json` validating into
 //! `IgnoredAny`, building nothing), this crate's lanes from bytes, decoding alone (this crate's
-//! reader, and a prototype of the same decoding with `serde_json` itself), and rmcp's decode
-//! into its `CallToolResult` (tool results only), and the history lane's output written again
-//! alone (its text pushed line by line into a new `String` of its size, then dropped: what any lane that
-//! returns that text pays before it has read a byte). Times are medians of several runs; ratios are taken
-//! in the same process. Peak heap is counted by a counting allocator, for every lane on every
-//! corpus (counting only then: the times are the system allocator's own). The last line is the
-//! summary.
+//! reader, and a prototype of the same decoding with `serde_json` itself), rmcp's decode into
+//! its `CallToolResult` (tool results only), and the history lane's output written again alone
+//! (its text pushed a line at a time into a new `String` of its size, then dropped: what any
+//! lane that returns that text pays before it has read a byte). Times are medians of several
+//! runs; ratios are taken in the same process. Peak heap is counted by a counting allocator,
+//! for every lane on every corpus (counting only then: the times are the system allocator's
+//! own). The last line is the summary.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
