@@ -8,7 +8,9 @@
 //! reader, and a prototype of the same decoding with `serde_json` itself), rmcp's decode into
 //! its `CallToolResult` (tool results only), and the history lane's output written again alone
 //! (its text pushed a line at a time into a new `String` of its size, then dropped: what any
-//! lane that returns that text pays before it has read a byte). Times are medians of several
+//! lane that returns that text pays before it has read a byte), and the convert lane's output
+//! built again alone (its blocks cloned, each text it owns allocated anew, then dropped: what
+//! returning those blocks costs, whatever reads them). Times are medians of several
 //! runs; ratios are taken in the same process. Peak heap is counted by a counting allocator,
 //! for every lane on every corpus (counting only then: the times are the system allocator's
 //! own). The last line is the summary.
@@ -16,7 +18,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mcp_agent_view::{convert, history, script, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
+use mcp_agent_view::{
+    convert, history, script, AgentBlock, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
+};
 
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -100,6 +104,9 @@ struct Row {
     serde: Duration,
     /// The history lane's output written again alone ([`written_again`]).
     output: Duration,
+    /// The convert lane's output built again alone: its blocks cloned (each text it owns
+    /// allocated anew), then dropped.
+    convert_output: Duration,
     rmcp: Option<Duration>,
 }
 
@@ -128,7 +135,20 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
             .map(|doc| history(doc.as_slice(), &registry, &HistoryOptions::default()).unwrap())
             .collect()
     };
+    // What the convert lane gives for each document (a registry of its own), to be built
+    // again: each text it owns allocated anew in a new vector, then all of it dropped.
+    let converted: Vec<Vec<AgentBlock<'_>>> = {
+        let registry = ReferenceRegistry::with_seed(1);
+        docs.iter()
+            .map(|doc| {
+                convert(doc.as_slice(), Provenance::PushEvent, &registry, &anthropic)
+                    .unwrap()
+                    .content
+            })
+            .collect()
+    };
     let mut next = 0;
+    let mut next_converted = 0;
     let mut lanes: Vec<Lane<'_>> = vec![
         Box::new(floor),
         Box::new(ours_history(&registry)),
@@ -143,6 +163,10 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         Box::new(move |_: &[u8]| {
             black_box(written_again(&shown[next % shown.len()]));
             next += 1;
+        }),
+        Box::new(move |_: &[u8]| {
+            black_box(converted[next_converted % converted.len()].clone());
+            next_converted += 1;
         }),
     ];
     if corpus.tool_result {
@@ -176,6 +200,7 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         parse: medians.next().unwrap_or_default(),
         serde: medians.next().unwrap_or_default(),
         output: medians.next().unwrap_or_default(),
+        convert_output: medians.next().unwrap_or_default(),
         rmcp: medians.next(),
     }
 }
@@ -248,7 +273,7 @@ fn main() {
         for (layout, docs) in &layouts {
             let row = measure(corpus, layout, docs);
             println!(
-                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}; history's output alone {:.2}",
+                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}; history's output alone {:.2}, convert's {:.2}",
                 row.corpus,
                 row.layout,
                 row.bytes,
@@ -263,6 +288,7 @@ fn main() {
                 ratio(row.parse, row.floor),
                 ratio(row.serde, row.floor),
                 ratio(row.output, row.floor),
+                ratio(row.convert_output, row.floor),
             );
             rows.push(row);
         }
@@ -288,10 +314,14 @@ fn main() {
         .filter_map(|r| r.rmcp.map(|t| ratio(t, r.history)))
         .fold(f64::INFINITY, f64::min);
     let output_alone_max = rows.iter().map(|r| ratio(r.output, r.floor)).fold(0.0, f64::max);
+    let convert_output_alone_max = rows
+        .iter()
+        .map(|r| ratio(r.convert_output, r.floor))
+        .fold(0.0, f64::max);
     let peak_max = peaks.iter().flat_map(|(_, p)| *p).fold(0.0, f64::max);
     let blob_peak = peaks.iter().find(|(n, _)| *n == "blob").map_or(0.0, |(_, p)| p[0]);
     println!(
-        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2} history_output_alone_vs_floor_max={:.2}",
+        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2} history_output_alone_vs_floor_max={:.2} convert_output_alone_vs_floor_max={:.2}",
         ratio(get("mixed").history, get("mixed").floor),
         ratio(get("blob").history, get("blob").floor),
         ratio(get("wide").history, get("wide").floor),
@@ -303,5 +333,6 @@ fn main() {
         worst_lane,
         peak_max,
         output_alone_max,
+        convert_output_alone_max,
     );
 }
