@@ -6,7 +6,7 @@
 //! order). Each is measured against the same bytes: the floor (`serde_json` validating into
 //! `IgnoredAny`, building nothing), this crate's lanes from bytes, decoding alone (this crate's
 //! reader, and a prototype of the same decoding with `serde_json` itself), rmcp's decode into
-//! its `CallToolResult` (tool results only), and the history lane's output written again alone
+//! its `CallToolResult` (tool results only), the history lane's output written again alone
 //! (its text pushed a line at a time into a new `String` of its size, then dropped: what any
 //! lane that returns that text pays before it has read a byte), and the convert lane's output
 //! built again alone (its blocks cloned, each text it owns allocated anew, then dropped: what
@@ -90,6 +90,16 @@ fn ours_script<'r>(registry: &'r ReferenceRegistry, target: &'r Target) -> impl 
     }
 }
 
+/// A lane that makes `f` of one of `outputs` a pass, in the order the documents come, and
+/// drops it: a lane's output made again alone, nothing read.
+fn again<'r, T: 'r, U>(outputs: Vec<T>, f: impl Fn(&T) -> U + 'r) -> Lane<'r> {
+    let mut next = 0;
+    Box::new(move |_: &[u8]| {
+        black_box(f(&outputs[next % outputs.len()]));
+        next += 1;
+    })
+}
+
 /// What one corpus in one layout measured.
 struct Row {
     corpus: &'static str,
@@ -147,8 +157,6 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
             })
             .collect()
     };
-    let mut next = 0;
-    let mut next_converted = 0;
     let mut lanes: Vec<Lane<'_>> = vec![
         Box::new(floor),
         Box::new(ours_history(&registry)),
@@ -160,14 +168,8 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         Box::new(|doc: &[u8]| {
             black_box(serde_prototype::decode(doc));
         }),
-        Box::new(move |_: &[u8]| {
-            black_box(written_again(&shown[next % shown.len()]));
-            next += 1;
-        }),
-        Box::new(move |_: &[u8]| {
-            black_box(converted[next_converted % converted.len()].clone());
-            next_converted += 1;
-        }),
+        again(shown, |text| written_again(text)),
+        again(converted, Clone::clone),
     ];
     if corpus.tool_result {
         lanes.push(Box::new(rmcp));
@@ -304,7 +306,9 @@ fn main() {
         peaks.push((corpus.name, [history, convert, script]));
     }
     let get = |name: &str| rows.iter().find(|r| r.corpus == name && r.layout == "compact").unwrap();
-    let history_worst = rows.iter().map(|r| ratio(r.history, r.floor)).fold(0.0, f64::max);
+    // The worst of one time over the floor, over every corpus and layout.
+    let worst = |time: fn(&Row) -> Duration| rows.iter().map(|r| ratio(time(r), r.floor)).fold(0.0, f64::max);
+    let history_worst = worst(|r| r.history);
     let worst_lane = rows
         .iter()
         .flat_map(|r| [r.history, r.convert, r.script].map(|t| ratio(t, r.floor)))
@@ -313,11 +317,8 @@ fn main() {
         .iter()
         .filter_map(|r| r.rmcp.map(|t| ratio(t, r.history)))
         .fold(f64::INFINITY, f64::min);
-    let output_alone_max = rows.iter().map(|r| ratio(r.output, r.floor)).fold(0.0, f64::max);
-    let convert_output_alone_max = rows
-        .iter()
-        .map(|r| ratio(r.convert_output, r.floor))
-        .fold(0.0, f64::max);
+    let output_alone_max = worst(|r| r.output);
+    let convert_output_alone_max = worst(|r| r.convert_output);
     let peak_max = peaks.iter().flat_map(|(_, p)| *p).fold(0.0, f64::max);
     let blob_peak = peaks.iter().find(|(n, _)| *n == "blob").map_or(0.0, |(_, p)| p[0]);
     println!(
