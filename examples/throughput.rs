@@ -8,9 +8,10 @@
 //! reader, and a prototype of the same decoding with `serde_json` itself), rmcp's decode into
 //! its `CallToolResult` (tool results only), the history lane's output written again alone
 //! (its text pushed a line at a time into a new `String` of its size, then dropped: what any
-//! lane that returns that text pays before it has read a byte), and the convert lane's output
+//! lane that returns that text pays before it has read a byte), the convert lane's output
 //! built again alone (its blocks cloned, each text it owns allocated anew, then dropped: what
-//! returning those blocks costs, whatever reads them). Times are medians of several
+//! returning those blocks costs, whatever reads them), and the floor with the bytes checked
+//! to be UTF-8 first (which `IgnoredAny` does not check). Times are medians of several
 //! runs; ratios are taken in the same process. Peak heap is counted by a counting allocator,
 //! for every lane on every corpus (counting only then: the times are the system allocator's
 //! own). The last line is the summary.
@@ -56,6 +57,15 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn floor(doc: &[u8]) {
     black_box(serde_json::from_slice::<serde::de::IgnoredAny>(doc).unwrap());
+}
+
+/// The floor with the bytes checked to be UTF-8 first. `serde_json` into `IgnoredAny` skips a
+/// string's bytes without checking them (it takes `["\xff"]`), where this crate, as
+/// `serde_json` into any value that keeps a string, refuses invalid UTF-8: what reading the
+/// JSON as JSON costs at least.
+fn floor_utf8(doc: &[u8]) {
+    let text = std::str::from_utf8(doc).unwrap();
+    black_box(serde_json::from_str::<serde::de::IgnoredAny>(text).unwrap());
 }
 
 /// `text` written again, a line at a time, into a new string of its size: the least a lane
@@ -117,6 +127,8 @@ struct Row {
     /// The convert lane's output built again alone: its blocks cloned (each text it owns
     /// allocated anew), then dropped.
     convert_output: Duration,
+    /// The floor with the bytes checked to be UTF-8 first ([`floor_utf8`]).
+    floor_utf8: Duration,
     rmcp: Option<Duration>,
 }
 
@@ -170,6 +182,7 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         }),
         again(shown, |text| written_again(text)),
         again(converted, Clone::clone),
+        Box::new(floor_utf8),
     ];
     if corpus.tool_result {
         lanes.push(Box::new(rmcp));
@@ -203,6 +216,7 @@ fn measure(corpus: &Corpus, layout: &'static str, docs: &[Vec<u8>]) -> Row {
         serde: medians.next().unwrap_or_default(),
         output: medians.next().unwrap_or_default(),
         convert_output: medians.next().unwrap_or_default(),
+        floor_utf8: medians.next().unwrap_or_default(),
         rmcp: medians.next(),
     }
 }
@@ -275,7 +289,7 @@ fn main() {
         for (layout, docs) in &layouts {
             let row = measure(corpus, layout, docs);
             println!(
-                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}; history's output alone {:.2}, convert's {:.2}",
+                "{:<12} {:<8} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9}   history {:.2}, convert {:.2}, script {:.2} floors; decoding: ours {:.2}, serde prototype {:.2}; history's output alone {:.2}, convert's {:.2}; the floor with UTF-8 checked {:.2}",
                 row.corpus,
                 row.layout,
                 row.bytes,
@@ -291,6 +305,7 @@ fn main() {
                 ratio(row.serde, row.floor),
                 ratio(row.output, row.floor),
                 ratio(row.convert_output, row.floor),
+                ratio(row.floor_utf8, row.floor),
             );
             rows.push(row);
         }
@@ -319,10 +334,11 @@ fn main() {
         .fold(f64::INFINITY, f64::min);
     let output_alone_max = worst(|r| r.output);
     let convert_output_alone_max = worst(|r| r.convert_output);
+    let floor_utf8_max = worst(|r| r.floor_utf8);
     let peak_max = peaks.iter().flat_map(|(_, p)| *p).fold(0.0, f64::max);
     let blob_peak = peaks.iter().find(|(n, _)| *n == "blob").map_or(0.0, |(_, p)| p[0]);
     println!(
-        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2} history_output_alone_vs_floor_max={:.2} convert_output_alone_vs_floor_max={:.2}",
+        "summary: history_vs_floor_mixed={:.2} history_vs_floor_blob={:.2} history_vs_floor_wide={:.2} convert_vs_floor_image={:.2} script_vs_floor_deep={:.2} rmcp_over_ours_min={:.2} blob_peak_heap_over_input={:.2} history_worst_vs_floor={:.2} worst_lane_vs_floor={:.2} peak_heap_over_input_max={:.2} history_output_alone_vs_floor_max={:.2} convert_output_alone_vs_floor_max={:.2} floor_utf8_vs_floor_max={:.2}",
         ratio(get("mixed").history, get("mixed").floor),
         ratio(get("blob").history, get("blob").floor),
         ratio(get("wide").history, get("wide").floor),
@@ -335,5 +351,6 @@ fn main() {
         peak_max,
         output_alone_max,
         convert_output_alone_max,
+        floor_utf8_max,
     );
 }

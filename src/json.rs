@@ -405,7 +405,7 @@ impl<'a> Reader<'a> {
     /// was not told). Runs of up to a few hundred bytes (keys, texts, small images) are looked
     /// at [`STEP`] bytes at a time; past that (base64), the quote or backslash is found with
     /// `memchr` (SIMD), and the span before it checked for control bytes in blocks the
-    /// compiler vectorizes.
+    /// compiler vectorizes, [`LONG_BLOCK`] bytes at a time.
     fn scan_string(&self, mut i: usize) -> (usize, u64) {
         const RUN: usize = 384;
         let bytes = self.bytes;
@@ -431,27 +431,25 @@ impl<'a> Reader<'a> {
             }
             return (i, high);
         }
-        let rest = &bytes[i..];
-        let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
-        let span = &rest[..end];
-        // Control bytes and bytes past ASCII, told in one pass the compiler vectorizes.
-        let (mut control, mut past_ascii) = (false, 0u8);
-        for chunk in span.chunks(64) {
-            let (c, p) = chunk
-                .iter()
-                .fold((0u8, 0u8), |(c, p), &b| (c | u8::from(b < 0x20), p | (b & 0x80)));
-            control |= c != 0;
-            past_ascii |= p;
+        // A block at a time, so that each byte comes from memory once: the quote or backslash
+        // found in the block, then the bytes before it checked while they are in the cache.
+        let mut past_ascii = 0u8;
+        for block in bytes[i..].chunks(LONG_BLOCK) {
+            let end = memchr::memchr2(b'"', b'\\', block);
+            let span = &block[..end.unwrap_or(block.len())];
+            let (control, past) = control_and_past_ascii(span);
+            past_ascii |= past;
             if control {
-                break;
+                if let Some(at) = span.iter().position(|&b| b < 0x20) {
+                    return (i + at, high | u64::MAX);
+                }
             }
-        }
-        if control {
-            if let Some(at) = span.iter().position(|&b| b < 0x20) {
-                return (i + at, high | u64::MAX);
+            if let Some(end) = end {
+                return (i + end, high | u64::from(past_ascii));
             }
+            i += block.len();
         }
-        (i + end, high | u64::from(past_ascii))
+        (i, high | u64::from(past_ascii))
     }
 
     /// Reads a number, returning its text as written.
@@ -856,6 +854,27 @@ pub(crate) fn write_number(out: &mut String, number: &str) {
     }
 }
 
+/// How many bytes of a long string (base64) [`Reader::scan_string`] looks at a time: a block
+/// that stays in the first-level cache between finding its quote and checking its bytes
+/// (two passes over the whole string read a 50 MB blob from memory twice).
+const LONG_BLOCK: usize = 16 * 1024;
+
+/// Whether `span` has a control byte, and its bytes past ASCII or'ed together, told in one
+/// pass the compiler vectorizes (stopping at the first 64 bytes that have a control byte).
+fn control_and_past_ascii(span: &[u8]) -> (bool, u8) {
+    let mut past_ascii = 0u8;
+    for chunk in span.chunks(64) {
+        let (control, past) = chunk
+            .iter()
+            .fold((0u8, 0u8), |(c, p), &b| (c | u8::from(b < 0x20), p | (b & 0x80)));
+        past_ascii |= past;
+        if control != 0 {
+            return (true, past_ascii);
+        }
+    }
+    (false, past_ascii)
+}
+
 /// A deterministic pseudo-random sequence for tests: the next of Marsaglia's xorshift64.
 #[cfg(test)]
 pub(crate) fn xorshift(state: &mut u64) -> u64 {
@@ -1027,6 +1046,48 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn long_strings_stop_where_a_byte_at_a_time_stops() {
+        // Past the first few hundred bytes a string is looked at a block at a time: a stop or a
+        // byte past ASCII on either side of a block's edge is found as a byte loop finds it.
+        let run = 384;
+        let edges = [run, run + LONG_BLOCK, run + 2 * LONG_BLOCK];
+        let mut places = vec![0, 1, run - 1, run + 1];
+        for edge in edges {
+            places.extend([edge - 1, edge, edge + 1]);
+        }
+        let len = run + 3 * LONG_BLOCK + 10;
+        for &at in &places {
+            for (byte, also_high) in [
+                (b'"', None),
+                (b'\\', None),
+                (0x01, None),
+                (0x1f, Some(at / 2)),
+                (b'"', Some(at.saturating_sub(1))),
+            ] {
+                let mut bytes = vec![b'A'; len];
+                if let Some(high) = also_high.filter(|&h| h < at) {
+                    bytes[high] = 0xc3;
+                }
+                bytes[at] = byte;
+                let (stop, high) = Reader::new(&bytes).scan_string(0);
+                let expected = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+                assert_eq!(Some(stop), expected, "{byte:#x} at {at}");
+                if bytes[..stop].iter().any(|&b| b >= 0x80) {
+                    assert_ne!(high, 0, "a byte past ASCII before {byte:#x} at {at}");
+                } else if byte >= 0x20 {
+                    assert_eq!(high, 0, "all ASCII before {byte:#x} at {at}");
+                }
+            }
+        }
+        // No stop at all: the end of the input, past every block.
+        let (stop, high) = Reader::new(&vec![b'A'; len]).scan_string(0);
+        assert_eq!((stop, high), (len, 0));
+        let mut tail_high = vec![b'A'; len];
+        tail_high[len - 1] = 0x80;
+        assert_ne!(Reader::new(&tail_high).scan_string(0).1, 0);
     }
 
     #[test]
