@@ -1065,11 +1065,12 @@ mod tests {
                 (b'\\', None),
                 (0x01, None),
                 (0x1f, Some(at / 2)),
-                (b'"', Some(at.saturating_sub(1))),
+                (b'"', Some(at.saturating_sub(2))),
             ] {
                 let mut bytes = vec![b'A'; len];
-                if let Some(high) = also_high.filter(|&h| h < at) {
-                    bytes[high] = 0xc3;
+                // Two bytes past ASCII (an `é`): each must count, not cancel the other.
+                if let Some(high) = also_high.filter(|&h| h + 1 < at) {
+                    bytes[high..high + 2].copy_from_slice("é".as_bytes());
                 }
                 bytes[at] = byte;
                 let (stop, high) = Reader::new(&bytes).scan_string(0);
@@ -1086,7 +1087,7 @@ mod tests {
         let (stop, high) = Reader::new(&vec![b'A'; len]).scan_string(0);
         assert_eq!((stop, high), (len, 0));
         let mut tail_high = vec![b'A'; len];
-        tail_high[len - 1] = 0x80;
+        tail_high[len - 2..].copy_from_slice("é".as_bytes());
         assert_ne!(Reader::new(&tail_high).scan_string(0).1, 0);
     }
 
