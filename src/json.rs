@@ -1049,6 +1049,40 @@ mod tests {
     }
 
     #[test]
+    fn a_string_near_the_end_of_the_input_stops_only_at_its_quote() {
+        // Fewer than STEP bytes from the end, a string is looked at a byte at a time: a space
+        // or any other printable byte is text there, as anywhere.
+        for len in 0..2 * STEP {
+            let text: String = (0..len).map(|k| [' ', '~', '\u{7f}', 'a'][k % 4]).collect();
+            let json = format!("\"{text}\"");
+            let read = Reader::new(json.as_bytes()).string().map(|s| s.text().into_owned());
+            assert_eq!(read.ok().as_deref(), Some(&*text), "{json:?}");
+        }
+    }
+
+    #[test]
+    fn bytes_past_ascii_at_the_same_place_of_two_steps_are_both_told() {
+        // A string is looked at STEP bytes a step, each step's bytes past ASCII a mask of
+        // their places: two at the same place of two steps must not cancel, or the string
+        // would pass as ASCII, unchecked as UTF-8.
+        for at in 0..STEP {
+            for steps in [1, 2, 5, 23, 24, 30] {
+                let second = steps * STEP + at;
+                let mut bytes = vec![b'"'];
+                bytes.extend(std::iter::repeat_n(b'a', second + 1));
+                bytes[1 + at] = 0xff;
+                bytes[1 + second] = 0xff;
+                bytes.push(b'"');
+                let error = Reader::new(&bytes).string().unwrap_err();
+                assert!(
+                    error.to_string().contains("invalid unicode code point"),
+                    "{at} {steps}: {error}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn long_strings_stop_where_a_byte_at_a_time_stops() {
         // Past the first few hundred bytes a string is looked at a block at a time: a stop or a
         // byte past ASCII on either side of a block's edge is found as a byte loop finds it.
@@ -1067,7 +1101,8 @@ mod tests {
                 (0x1f, Some(at / 2)),
                 (b'"', Some(at.saturating_sub(2))),
             ] {
-                let mut bytes = vec![b'A'; len];
+                // Printable bytes, a space among them, around the stop.
+                let mut bytes: Vec<u8> = (0..len).map(|k| b"Aa ~"[k % 4]).collect();
                 // Two bytes past ASCII (an `é`): each must count, not cancel the other.
                 if let Some(high) = also_high.filter(|&h| h + 1 < at) {
                     bytes[high..high + 2].copy_from_slice("é".as_bytes());
@@ -1082,6 +1117,12 @@ mod tests {
                     assert_eq!(high, 0, "all ASCII before {byte:#x} at {at}");
                 }
             }
+        }
+        // Two control bytes side by side: each must count, not cancel the other.
+        for &at in &places {
+            let mut bytes: Vec<u8> = (0..len).map(|k| b"Aa ~"[k % 4]).collect();
+            bytes[at..at + 2].copy_from_slice(&[0x01, 0x1f]);
+            assert_eq!(Reader::new(&bytes).scan_string(0).0, at, "two control bytes at {at}");
         }
         // No stop at all: the end of the input, past every block.
         let (stop, high) = Reader::new(&vec![b'A'; len]).scan_string(0);
