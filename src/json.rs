@@ -213,6 +213,10 @@ pub(crate) fn is_plain(bytes: &[u8]) -> bool {
 /// How many bytes of a string [`masks`] looks at in one step.
 const STEP: usize = 16;
 
+/// How many bytes of a string [`Reader::scan_string`] looks at a [`STEP`] at a time, before it
+/// takes the rest (base64, mostly) [`LONG_BLOCK`] bytes at a time.
+const RUN: usize = 384;
+
 /// A string's next [`STEP`] bytes: which are stops (a quote, a backslash or a control byte)
 /// and which are past ASCII, a bit a byte (bit k for byte k).
 ///
@@ -407,7 +411,6 @@ impl<'a> Reader<'a> {
     /// `memchr` (SIMD), and the span before it checked for control bytes in blocks the
     /// compiler vectorizes, [`LONG_BLOCK`] bytes at a time.
     fn scan_string(&self, mut i: usize) -> (usize, u64) {
-        const RUN: usize = 384;
         let bytes = self.bytes;
         let mut high = 0;
         for _ in 0..RUN / STEP {
@@ -1086,13 +1089,14 @@ mod tests {
     fn long_strings_stop_where_a_byte_at_a_time_stops() {
         // Past the first few hundred bytes a string is looked at a block at a time: a stop or a
         // byte past ASCII on either side of a block's edge is found as a byte loop finds it.
-        let run = 384;
-        let edges = [run, run + LONG_BLOCK, run + 2 * LONG_BLOCK];
-        let mut places = vec![0, 1, run - 1, run + 1];
+        let edges = [RUN, RUN + LONG_BLOCK, RUN + 2 * LONG_BLOCK];
+        let mut places = vec![0, 1, RUN - 1, RUN + 1];
         for edge in edges {
             places.extend([edge - 1, edge, edge + 1]);
         }
-        let len = run + 3 * LONG_BLOCK + 10;
+        let len = RUN + 3 * LONG_BLOCK + 10;
+        // Printable bytes, a space among them, around each stop.
+        let printable = || -> Vec<u8> { (0..len).map(|k| b"Aa ~"[k % 4]).collect() };
         for &at in &places {
             for (byte, also_high) in [
                 (b'"', None),
@@ -1101,8 +1105,7 @@ mod tests {
                 (0x1f, Some(at / 2)),
                 (b'"', Some(at.saturating_sub(2))),
             ] {
-                // Printable bytes, a space among them, around the stop.
-                let mut bytes: Vec<u8> = (0..len).map(|k| b"Aa ~"[k % 4]).collect();
+                let mut bytes = printable();
                 // Two bytes past ASCII (an `é`): each must count, not cancel the other.
                 if let Some(high) = also_high.filter(|&h| h + 1 < at) {
                     bytes[high..high + 2].copy_from_slice("é".as_bytes());
@@ -1120,7 +1123,7 @@ mod tests {
         }
         // Two control bytes side by side: each must count, not cancel the other.
         for &at in &places {
-            let mut bytes: Vec<u8> = (0..len).map(|k| b"Aa ~"[k % 4]).collect();
+            let mut bytes = printable();
             bytes[at..at + 2].copy_from_slice(&[0x01, 0x1f]);
             assert_eq!(Reader::new(&bytes).scan_string(0).0, at, "two control bytes at {at}");
         }
