@@ -624,38 +624,53 @@ fn link_registry(uri: &str) -> (ReferenceRegistry, String) {
     registered(&json!({"type": "resource", "uri": uri, "name": "n"}))
 }
 
-/// The IANA IPv4 special-purpose ranges this crate refuses, as a table: an oracle written
-/// apart from `is_public`'s arithmetic.
-const SPECIAL_V4: [(&str, u8); 15] = [
-    ("0.0.0.0", 8),
-    ("10.0.0.0", 8),
-    ("100.64.0.0", 10),
-    ("127.0.0.0", 8),
-    ("169.254.0.0", 16),
-    ("172.16.0.0", 12),
-    ("192.0.0.0", 24),
-    ("192.0.2.0", 24),
-    ("192.88.99.0", 24),
-    ("192.168.0.0", 16),
-    ("198.18.0.0", 15),
-    ("198.51.100.0", 24),
-    ("203.0.113.0", 24),
-    ("224.0.0.0", 4),
-    ("240.0.0.0", 4),
+/// The IANA IPv4 Special-Purpose Address Registry as it stands (and multicast), each entry
+/// with its "Globally Reachable" column: an oracle written apart from `is_public`'s tables,
+/// the most specific entry deciding.
+const SPECIAL_V4: [(&str, u8, bool); 25] = [
+    ("0.0.0.0", 8, false),
+    ("0.0.0.0", 32, false),
+    ("10.0.0.0", 8, false),
+    ("100.64.0.0", 10, false),
+    ("127.0.0.0", 8, false),
+    ("169.254.0.0", 16, false),
+    ("172.16.0.0", 12, false),
+    ("192.0.0.0", 24, false),
+    ("192.0.0.0", 29, false),
+    ("192.0.0.8", 32, false),
+    ("192.0.0.9", 32, true),
+    ("192.0.0.10", 32, true),
+    ("192.0.0.170", 32, false),
+    ("192.0.0.171", 32, false),
+    ("192.0.2.0", 24, false),
+    ("192.31.196.0", 24, true),
+    ("192.52.193.0", 24, true),
+    ("192.88.99.0", 24, false),
+    ("192.168.0.0", 16, false),
+    ("192.175.48.0", 24, true),
+    ("198.18.0.0", 15, false),
+    ("198.51.100.0", 24, false),
+    ("203.0.113.0", 24, false),
+    ("224.0.0.0", 4, false),
+    ("240.0.0.0", 4, false),
 ];
 
 fn in_table_v4(ip: u32) -> bool {
-    SPECIAL_V4.iter().any(|(base, len)| {
-        let base = u32::from(base.parse::<Ipv4Addr>().unwrap());
-        let mask = u32::MAX.checked_shl(32 - u32::from(*len)).unwrap_or(0);
-        ip & mask == base
-    })
+    !SPECIAL_V4
+        .iter()
+        .filter(|(base, len, _)| {
+            let base = u32::from(base.parse::<Ipv4Addr>().unwrap());
+            let mask = u32::MAX.checked_shl(32 - u32::from(*len)).unwrap_or(0);
+            ip & mask == base
+        })
+        .max_by_key(|(_, len, _)| *len)
+        .is_none_or(|(_, _, global)| *global)
 }
 
 /// Addresses at and around each range's edges, and anywhere.
 fn v4_addresses() -> impl Strategy<Value = u32> {
     let edge = (0..SPECIAL_V4.len(), any::<bool>(), -2i64..=2).prop_map(|(i, end, delta)| {
-        let (base, len) = SPECIAL_V4[i];
+        let (base, len, _) = SPECIAL_V4[i];
         let base = i64::from(u32::from(base.parse::<Ipv4Addr>().unwrap()));
         let size = 1i64 << (32 - u32::from(len));
         let at = if end { base + size - 1 } else { base } + delta;
@@ -791,22 +806,38 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
 #[derive(Clone, Copy)]
 enum V6Rule {
     Refused,
+    Global,
     V4At(usize),
 }
 
 /// The IPv6 ranges, longest prefix deciding: an oracle apart from `is_public`'s arithmetic.
-const SPECIAL_V6: [(&str, u32, V6Rule); 15] = [
+const SPECIAL_V6: [(&str, u32, V6Rule); 30] = [
+    ("::", 16, V6Rule::Refused),
+    ("::", 96, V6Rule::V4At(6)),
+    ("::", 112, V6Rule::Refused),
     ("::", 128, V6Rule::Refused),
     ("::1", 128, V6Rule::Refused),
-    ("::", 112, V6Rule::Refused),
-    ("::", 96, V6Rule::V4At(6)),
     ("::ffff:0:0", 96, V6Rule::V4At(6)),
-    ("::", 16, V6Rule::Refused),
     ("64:ff9b::", 96, V6Rule::V4At(6)),
+    ("64:ff9b:1::", 48, V6Rule::Refused),
     ("100::", 64, V6Rule::Refused),
+    ("100:0:0:1::", 64, V6Rule::Refused),
     ("2001::", 23, V6Rule::Refused),
+    ("2001::", 32, V6Rule::Refused),
+    ("2001:1::1", 128, V6Rule::Global),
+    ("2001:1::2", 128, V6Rule::Global),
+    ("2001:1::3", 128, V6Rule::Global),
+    ("2001:2::", 48, V6Rule::Refused),
+    ("2001:3::", 32, V6Rule::Global),
+    ("2001:4:112::", 48, V6Rule::Global),
+    ("2001:10::", 28, V6Rule::Refused),
+    ("2001:20::", 28, V6Rule::Global),
+    ("2001:30::", 28, V6Rule::Global),
     ("2001:db8::", 32, V6Rule::Refused),
     ("2002::", 16, V6Rule::V4At(1)),
+    ("2620:4f:8000::", 48, V6Rule::Global),
+    ("3fff::", 20, V6Rule::Refused),
+    ("5f00::", 16, V6Rule::Refused),
     ("fc00::", 7, V6Rule::Refused),
     ("fe80::", 10, V6Rule::Refused),
     ("fec0::", 10, V6Rule::Refused),
@@ -827,6 +858,7 @@ fn public_by_table_v6(ip: u128) -> bool {
     match rule {
         None => true,
         Some(V6Rule::Refused) => false,
+        Some(V6Rule::Global) => true,
         Some(V6Rule::V4At(at)) => {
             let segments = address.segments();
             let high = u32::from(segments[at]) << 16;
@@ -853,4 +885,45 @@ fn v6_addresses() -> impl Strategy<Value = u128> {
         at.wrapping_add_signed(i128::from(delta))
     });
     prop_oneof![edge, any::<u128>()]
+}
+
+/// A row per entry of the IANA special-purpose registries (and multicast): an address inside
+/// it, and whether it is public. Where an entry holds a more specific one, the address is
+/// outside that.
+#[test]
+fn every_special_purpose_entry_is_judged_as_its_registry_says() {
+    #[rustfmt::skip]
+    let rows: [(&str, bool); 55] = [
+        ("0.255.255.255", false), ("0.0.0.0", false), ("10.200.0.1", false),
+        ("100.127.255.255", false), ("127.53.0.1", false), ("169.254.169.254", false),
+        ("172.31.0.1", false), ("192.0.0.255", false), ("192.0.0.7", false),
+        ("192.0.0.8", false), ("192.0.0.9", true), ("192.0.0.10", true),
+        ("192.0.0.170", false), ("192.0.0.171", false), ("192.0.2.77", false),
+        ("192.31.196.1", true), ("192.52.193.1", true), ("192.88.99.1", false),
+        ("192.168.255.1", false), ("192.175.48.6", true), ("198.19.255.255", false),
+        ("198.51.100.9", false), ("203.0.113.200", false), ("239.255.255.250", false),
+        ("240.0.0.1", false), ("255.255.255.255", false),
+        ("::", false), ("::1", false), ("::ffff:10.0.0.1", false), ("::ffff:1.1.1.1", true),
+        ("64:ff9b::7f00:1", false), ("64:ff9b::808:808", true), ("64:ff9b:1::808:808", false),
+        ("64:ff9b:1:ffff::1", false), ("100::1", false), ("100:0:0:1::1", false),
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", false), ("2001:1ff::1", false),
+        ("2001:1::1", true), ("2001:1::2", true), ("2001:1::3", true), ("2001:1::4", false),
+        ("2001:2::1", false), ("2001:3::1", true), ("2001:4:112::1", true),
+        ("2001:10::1", false), ("2001:20::1", true), ("2001:30::1", true),
+        ("2001:db8:85a3::8a2e:370:7334", false), ("2002:c000:0204::1", false),
+        ("2620:4f:8000::1", true), ("3fff:fff::1", false), ("5f00:1::1", false),
+        ("fd00::1", false), ("fe80::1", false),
+    ];
+    for (address, public) in rows {
+        assert_eq!(is_public(address.parse().unwrap()), public, "{address}");
+    }
+    for (address, public) in [
+        ("fec0::1", false),
+        ("ff02::1", false),
+        ("2606:4700::1111", true),
+        ("3fff:1000::1", true),
+        ("5eff::1", true),
+    ] {
+        assert_eq!(is_public(address.parse().unwrap()), public, "{address}");
+    }
 }

@@ -336,10 +336,11 @@ fn is_local_name(name: &str) -> bool {
     matches!(labels.first(), Some(&("localhost" | "local" | "internal")))
 }
 
-/// Whether `ip` is a public unicast address: none of the IANA special-purpose ranges that
-/// reach the host itself, its network, or nothing (loopback, private, shared, link-local,
-/// unique-local, documentation, benchmarking, multicast, reserved, unspecified), with an IPv4
-/// address inside IPv6 (mapped, compatible, NAT64, 6to4) judged as that IPv4 address.
+/// Whether `ip` is a public unicast address: what the IANA IPv4 and IPv6 Special-Purpose
+/// Address Registries leave, or mark "globally reachable"; never a multicast address. The
+/// most specific entry decides (192.0.0.9/32, an anycast address the registry marks globally
+/// reachable, is public inside 192.0.0.0/24, which is not). An IPv4 address inside IPv6
+/// (mapped, compatible, NAT64's 64:ff9b::/96, 6to4) is judged as that IPv4 address.
 #[must_use]
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
@@ -348,52 +349,117 @@ pub fn is_public(ip: IpAddr) -> bool {
     }
 }
 
-fn is_public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, c, _] = ip.octets();
-    !(a == 0                                   // "this network"
-        || a == 10                             // private
-        || (a == 100 && (64..128).contains(&b)) // shared (CGNAT)
-        || a == 127                            // loopback
-        || (a == 169 && b == 254)              // link-local
-        || (a == 172 && (16..32).contains(&b)) // private
-        || (a == 192 && b == 0 && c == 0)      // IETF protocol assignments
-        || (a == 192 && b == 0 && c == 2)      // documentation
-        || (a == 192 && b == 88 && c == 99)    // 6to4 relay anycast
-        || (a == 192 && b == 168)              // private
-        || (a == 198 && (18..20).contains(&b)) // benchmarking
-        || (a == 198 && b == 51 && c == 100)   // documentation
-        || (a == 203 && b == 0 && c == 113)    // documentation
-        || a >= 224) // multicast, reserved, broadcast
+/// What a special-purpose entry makes of the addresses in it.
+#[derive(Clone, Copy)]
+enum Reach {
+    /// Not globally reachable (or reserved, or not for use as an address at all).
+    Not,
+    /// Globally reachable, as the registry says.
+    Global,
+    /// An IPv4 address embedded at this 16-bit segment, judged as itself.
+    V4At(usize),
 }
 
-#[allow(clippy::many_single_char_names)] // address parts, as the RFCs name them
+/// The IANA IPv4 Special-Purpose Address Registry, with multicast (224.0.0.0/4, in a registry
+/// of its own) beside it: each entry's prefix, length and "Globally Reachable" column.
+#[rustfmt::skip]
+const SPECIAL_V4: [([u8; 4], u8, Reach); 25] = [
+    ([0, 0, 0, 0], 8, Reach::Not),            // "this network" (RFC 791)
+    ([0, 0, 0, 0], 32, Reach::Not),           // "this host on this network"
+    ([10, 0, 0, 0], 8, Reach::Not),           // private-use (RFC 1918)
+    ([100, 64, 0, 0], 10, Reach::Not),        // shared address space (RFC 6598)
+    ([127, 0, 0, 0], 8, Reach::Not),          // loopback
+    ([169, 254, 0, 0], 16, Reach::Not),       // link local (RFC 3927)
+    ([172, 16, 0, 0], 12, Reach::Not),        // private-use
+    ([192, 0, 0, 0], 24, Reach::Not),         // IETF protocol assignments (RFC 6890)
+    ([192, 0, 0, 0], 29, Reach::Not),         // IPv4 service continuity prefix (RFC 7335)
+    ([192, 0, 0, 8], 32, Reach::Not),         // IPv4 dummy address (RFC 7600)
+    ([192, 0, 0, 9], 32, Reach::Global),      // port control protocol anycast (RFC 7723)
+    ([192, 0, 0, 10], 32, Reach::Global),     // TURN anycast (RFC 8155)
+    ([192, 0, 0, 170], 32, Reach::Not),       // NAT64/DNS64 discovery (RFC 8880)
+    ([192, 0, 0, 171], 32, Reach::Not),       // NAT64/DNS64 discovery
+    ([192, 0, 2, 0], 24, Reach::Not),         // documentation (TEST-NET-1)
+    ([192, 31, 196, 0], 24, Reach::Global),   // AS112-v4 (RFC 7535)
+    ([192, 52, 193, 0], 24, Reach::Global),   // AMT (RFC 7450)
+    ([192, 88, 99, 0], 24, Reach::Not),       // deprecated 6to4 relay anycast (RFC 7526)
+    ([192, 168, 0, 0], 16, Reach::Not),       // private-use
+    ([192, 175, 48, 0], 24, Reach::Global),   // direct delegation AS112 service (RFC 7534)
+    ([198, 18, 0, 0], 15, Reach::Not),        // benchmarking (RFC 2544)
+    ([198, 51, 100, 0], 24, Reach::Not),      // documentation (TEST-NET-2)
+    ([203, 0, 113, 0], 24, Reach::Not),       // documentation (TEST-NET-3)
+    ([224, 0, 0, 0], 4, Reach::Not),          // multicast (RFC 5771)
+    ([240, 0, 0, 0], 4, Reach::Not),          // reserved, and limited broadcast within it
+];
+
+/// The IANA IPv6 Special-Purpose Address Registry, with multicast, the deprecated site-local
+/// and IPv4-compatible ranges, and the rest of ::/16 (no public unicast there) beside it.
+#[rustfmt::skip]
+const SPECIAL_V6: [([u16; 8], u8, Reach); 30] = [
+    ([0, 0, 0, 0, 0, 0, 0, 0], 16, Reach::Not),           // the rest of ::/16, unassigned
+    ([0, 0, 0, 0, 0, 0, 0, 0], 96, Reach::V4At(6)),       // IPv4-compatible (deprecated, RFC 4291)
+    ([0, 0, 0, 0, 0, 0, 0, 0], 112, Reach::Not),          // :: to ::ffff, no IPv4 address
+    ([0, 0, 0, 0, 0, 0, 0, 0], 128, Reach::Not),          // unspecified
+    ([0, 0, 0, 0, 0, 0, 0, 1], 128, Reach::Not),          // loopback
+    ([0, 0, 0, 0, 0, 0xffff, 0, 0], 96, Reach::V4At(6)),  // IPv4-mapped
+    ([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96, Reach::V4At(6)), // IPv4-IPv6 translation (RFC 6052)
+    ([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48, Reach::Not),   // local-use IPv4/IPv6 translation (RFC 8215)
+    ([0x100, 0, 0, 0, 0, 0, 0, 0], 64, Reach::Not),       // discard-only (RFC 6666)
+    ([0x100, 0, 0, 1, 0, 0, 0, 0], 64, Reach::Not),       // dummy IPv6 prefix (RFC 9780)
+    ([0x2001, 0, 0, 0, 0, 0, 0, 0], 23, Reach::Not),      // IETF protocol assignments (RFC 2928)
+    ([0x2001, 0, 0, 0, 0, 0, 0, 0], 32, Reach::Not),      // TEREDO (RFC 4380)
+    ([0x2001, 1, 0, 0, 0, 0, 0, 1], 128, Reach::Global),  // port control protocol anycast
+    ([0x2001, 1, 0, 0, 0, 0, 0, 2], 128, Reach::Global),  // TURN anycast
+    ([0x2001, 1, 0, 0, 0, 0, 0, 3], 128, Reach::Global),  // DNS-SD service registration anycast (RFC 9665)
+    ([0x2001, 2, 0, 0, 0, 0, 0, 0], 48, Reach::Not),      // benchmarking (RFC 5180)
+    ([0x2001, 3, 0, 0, 0, 0, 0, 0], 32, Reach::Global),   // AMT (RFC 7450)
+    ([0x2001, 4, 0x112, 0, 0, 0, 0, 0], 48, Reach::Global), // AS112-v6 (RFC 7535)
+    ([0x2001, 0x10, 0, 0, 0, 0, 0, 0], 28, Reach::Not),   // deprecated ORCHID (RFC 4843)
+    ([0x2001, 0x20, 0, 0, 0, 0, 0, 0], 28, Reach::Global), // ORCHIDv2 (RFC 7343)
+    ([0x2001, 0x30, 0, 0, 0, 0, 0, 0], 28, Reach::Global), // drone remote ID entity tags (RFC 9374)
+    ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], 32, Reach::Not),  // documentation (RFC 3849)
+    ([0x2002, 0, 0, 0, 0, 0, 0, 0], 16, Reach::V4At(1)),  // 6to4 (RFC 3056)
+    ([0x2620, 0x4f, 0x8000, 0, 0, 0, 0, 0], 48, Reach::Global), // direct delegation AS112 service
+    ([0x3fff, 0, 0, 0, 0, 0, 0, 0], 20, Reach::Not),      // documentation (RFC 9637)
+    ([0x5f00, 0, 0, 0, 0, 0, 0, 0], 16, Reach::Not),      // segment routing (SRv6) SIDs (RFC 9602)
+    ([0xfc00, 0, 0, 0, 0, 0, 0, 0], 7, Reach::Not),       // unique-local (RFC 4193)
+    ([0xfe80, 0, 0, 0, 0, 0, 0, 0], 10, Reach::Not),      // link-local unicast (RFC 4291)
+    ([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10, Reach::Not),      // site-local (deprecated, RFC 3879)
+    ([0xff00, 0, 0, 0, 0, 0, 0, 0], 8, Reach::Not),       // multicast
+];
+
+/// The reach of the most specific entry of `table` holding `bits` (an address of `width` bits),
+/// where one does.
+fn most_specific<B: Copy>(table: &[(B, u8, Reach)], bits: u128, width: u32, base: impl Fn(B) -> u128) -> Option<Reach> {
+    table
+        .iter()
+        .filter(|(prefix, len, _)| {
+            let shift = width - u32::from(*len);
+            let mask = u128::MAX.checked_shl(shift).unwrap_or(0) & (u128::MAX >> (128 - width));
+            bits & mask == base(*prefix)
+        })
+        .max_by_key(|(_, len, _)| *len)
+        .map(|(_, _, reach)| *reach)
+}
+
+fn is_public_v4(ip: Ipv4Addr) -> bool {
+    let bits = u128::from(u32::from(ip));
+    match most_specific(&SPECIAL_V4, bits, 32, |p| u128::from(u32::from_be_bytes(p))) {
+        None | Some(Reach::Global) => true,
+        // No IPv4 entry embeds an address.
+        Some(Reach::Not | Reach::V4At(_)) => false,
+    }
+}
+
 fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let s = ip.segments();
-    let v4 = |hi: u16, lo: u16| {
-        let [a, b] = hi.to_be_bytes();
-        let [c, d] = lo.to_be_bytes();
-        Ipv4Addr::new(a, b, c, d)
-    };
-    if s[..5] == [0; 5] && (s[5] == 0xffff || s[5] == 0) && !(s[5] == 0 && s[6] == 0) {
-        // IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d).
-        return is_public_v4(v4(s[6], s[7]));
+    let bits = u128::from(ip);
+    match most_specific(&SPECIAL_V6, bits, 128, |p| u128::from(Ipv6Addr::from(p))) {
+        None | Some(Reach::Global) => true,
+        Some(Reach::Not) => false,
+        Some(Reach::V4At(at)) => {
+            let s = ip.segments();
+            is_public_v4(Ipv4Addr::from(u32::from(s[at]) << 16 | u32::from(s[at + 1])))
+        }
     }
-    if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0; 4] {
-        return is_public_v4(v4(s[6], s[7])); // NAT64
-    }
-    if s[0] == 0x2002 {
-        return is_public_v4(v4(s[1], s[2])); // 6to4
-    }
-    !(ip.is_unspecified()
-        || ip.is_loopback()
-        || s[0] & 0xfe00 == 0xfc00   // unique-local
-        || s[0] & 0xffc0 == 0xfe80   // link-local
-        || s[0] & 0xffc0 == 0xfec0   // site-local (deprecated)
-        || s[0] & 0xff00 == 0xff00   // multicast
-        || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
-        || (s[0] == 0x2001 && s[1] < 0x0200) // IETF protocol assignments (Teredo, ORCHID, …)
-        || (s[0] == 0x0100 && s[1..4] == [0; 3]) // discard-only
-        || s[0] == 0) // the rest of ::/16 (no public unicast there)
 }
 
 /// An RFC 3339 `date-time` as seconds since the Unix epoch; `None` where it is not one
