@@ -42,14 +42,27 @@ fn refused(policy: &FetchPolicy, record: &ReferenceRecord) -> Refusal {
 fn only_https_unless_named() {
     let policy = FetchPolicy::new();
     assert!(policy.plan(&record("https://files.example.com/a")).is_ok());
-    for (uri, scheme) in [
-        ("http://files.example.com/a", "http"),
-        ("file:///etc/passwd", "file"),
-        ("data:text/plain,hi", "data"),
-        ("ftp://files.example.com/a", "ftp"),
-        ("demo://resource/1", "demo"),
+    for uri in [
+        "http://files.example.com/a",
+        "file:///etc/passwd",
+        "data:text/plain,hi",
+        "ftp://files.example.com/a",
+        "demo://resource/1",
+        "x-amz-signature-secret123://h/",
     ] {
-        assert_eq!(refused(&policy, &record(uri)), Refusal::Scheme(scheme.into()), "{uri}");
+        let refusal = refused(&policy, &record(uri));
+        assert_eq!(
+            refusal,
+            Refusal::Scheme {
+                allowed: vec!["https".into()]
+            },
+            "{uri}"
+        );
+        // The refusal names what is allowed, and no part of the uri.
+        assert_eq!(
+            refusal.to_string(),
+            "refused: the uri's scheme is not allowed (allowed: https)"
+        );
     }
     let named = FetchPolicy::new().allow_scheme("HTTP");
     assert!(named.plan(&record("http://files.example.com/a")).is_ok());
@@ -360,7 +373,10 @@ fn failures_name_their_reason_and_never_the_uri() {
     let (registry, id) =
         registered(&json!({"type": "resource", "uri": "file:///home/me/.ssh/id_rsa?token=SECRET", "name": "k"}));
     for (call, reason) in [
-        (json!({"ref_id": id}), "refused scheme: file"),
+        (
+            json!({"ref_id": id}),
+            "refused: the uri's scheme is not allowed (allowed: https)",
+        ),
         (json!({"ref_id": "ref_0000000000000"}), "unknown reference"),
         (json!({"ref_id": "../../etc/passwd"}), "unknown reference"),
         (json!({}), "the call needs a ref_id"),
@@ -763,8 +779,18 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
     #[cfg(feature = "http")]
     for (location, refusal) in [
         ("http://u@127.0.0.1:9/x".to_owned(), Refusal::Userinfo),
-        ("file:///etc/passwd".to_owned(), Refusal::Scheme("file".into())),
-        ("data:text/plain,hi".to_owned(), Refusal::Scheme("data".into())),
+        (
+            "file:///etc/passwd".to_owned(),
+            Refusal::Scheme {
+                allowed: vec!["https".into(), "http".into()],
+            },
+        ),
+        (
+            "data:text/plain,hi".to_owned(),
+            Refusal::Scheme {
+                allowed: vec!["https".into(), "http".into()],
+            },
+        ),
     ] {
         // A redirect never leads to a scheme no transport of the web serves, even where the
         // policy allows it for references themselves.
@@ -856,9 +882,8 @@ fn public_by_table_v6(ip: u128) -> bool {
         .max_by_key(|(_, len, _)| *len)
         .map(|(_, _, rule)| *rule);
     match rule {
-        None => true,
+        None | Some(V6Rule::Global) => true,
         Some(V6Rule::Refused) => false,
-        Some(V6Rule::Global) => true,
         Some(V6Rule::V4At(at)) => {
             let segments = address.segments();
             let high = u32::from(segments[at]) << 16;
@@ -925,5 +950,195 @@ fn every_special_purpose_entry_is_judged_as_its_registry_says() {
         ("5eff::1", true),
     ] {
         assert_eq!(is_public(address.parse().unwrap()), public, "{address}");
+    }
+}
+
+/// A fresh directory of the test's own under the system's temporary one.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mav-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn fetch_file(policy: FetchPolicy, path: &std::path::Path) -> Result<Vec<u8>, Refusal> {
+    let uri = url::Url::from_file_path(path).unwrap().to_string();
+    let (registry, id) = registered(&json!({"type": "resource", "uri": uri, "name": "n"}));
+    Fetcher::new(policy).fetch(&registry, &id).map(|f| f.bytes)
+}
+
+#[cfg(unix)]
+#[test]
+fn files_are_read_only_under_the_directory_the_host_names() {
+    let dir = scratch("files");
+    let shared = dir.join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::write(shared.join("notes.txt"), "under").unwrap();
+    std::fs::write(dir.join("secret.txt"), "outside").unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.txt"), shared.join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", shared.join("environ")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", shared.join("passwd")).unwrap();
+    std::fs::create_dir(shared.join("sub")).unwrap();
+    let fifo = shared.join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let under = || FetchPolicy::new().allow_files_under(&shared);
+
+    assert_eq!(fetch_file(under(), &shared.join("notes.txt")).unwrap(), b"under");
+    let outside = Refusal::File("the file is not under the directory the host allows");
+    for (path, refusal) in [
+        (dir.join("secret.txt"), outside.clone()),
+        (shared.join("link.txt"), outside.clone()),
+        (shared.join("environ"), outside.clone()),
+        (shared.join("passwd"), outside.clone()),
+        (shared.join("../secret.txt"), outside.clone()),
+        (shared.join("sub"), Refusal::File("not a regular file")),
+        (fifo.clone(), Refusal::File("not a regular file")),
+        (
+            shared.join("missing.txt"),
+            Refusal::Transport("the file could not be opened"),
+        ),
+    ] {
+        assert_eq!(fetch_file(under(), &path).unwrap_err(), refusal, "{}", path.display());
+    }
+    // The kernel's own filesystems are refused whatever the directory.
+    let system = Refusal::File("a file of the system's own (procfs, sysfs, devtmpfs)");
+    for path in [
+        "/proc/self/environ",
+        "/proc/self/status",
+        "/sys/kernel/mm/transparent_hugepage/enabled",
+        "/dev/null",
+        "/dev/zero",
+    ] {
+        let path = std::path::Path::new(path);
+        if path.exists() {
+            assert_eq!(
+                fetch_file(FetchPolicy::new().allow_files_under("/"), path).unwrap_err(),
+                system,
+                "{}",
+                path.display()
+            );
+        }
+    }
+    // The ceiling holds on the file's size before anything is read.
+    std::fs::write(shared.join("big.bin"), vec![b'x'; 100]).unwrap();
+    assert_eq!(
+        fetch_file(under().max_bytes(99), &shared.join("big.bin")).unwrap_err(),
+        Refusal::OverCeiling {
+            ceiling: 99,
+            claimed: None
+        }
+    );
+    // Without the directory, `file:` is refused, and naming the scheme does not allow it.
+    for policy in [
+        FetchPolicy::new(),
+        FetchPolicy::new().allow_scheme("file").allow_scheme("FILE"),
+    ] {
+        let refusal = fetch_file(policy, &shared.join("notes.txt")).unwrap_err();
+        assert_eq!(
+            refusal,
+            Refusal::Scheme {
+                allowed: vec!["https".into()]
+            }
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_never_writes_through_a_planted_link() {
+    let dir = scratch("save");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    let save_dir = dir.join("saved");
+    std::fs::create_dir(&save_dir).unwrap();
+    let (registry, id) = data_reference(b"RIFF0000WAVEpayload", "audio/wav", None);
+    // Links at the name the partial file had before (it held the process id), and at the
+    // final name.
+    let name = format!("{id}.wav");
+    std::os::unix::fs::symlink(
+        &victim,
+        save_dir.join(format!(".{name}.{}.partial", std::process::id())),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&victim, save_dir.join(&name)).unwrap();
+    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(&save_dir);
+    let done = fetcher.fetch(&registry, &id).unwrap();
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+    let saved = save_dir.join(&name);
+    assert!(!std::fs::symlink_metadata(&saved).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&saved).unwrap(), b"RIFF0000WAVEpayload");
+    assert_eq!(done.verified().path.as_deref(), saved.to_str());
+    // Only the planted partial link is left beside the saved file: no partial of ours.
+    let mut names: Vec<String> = std::fs::read_dir(&save_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, [format!(".{name}.{}.partial", std::process::id()), name]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn every_content_encoding_line_counts() {
+    let gzipped = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(b"hello").unwrap();
+        e.finish().unwrap()
+    };
+    let twice = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&gzipped).unwrap();
+        e.finish().unwrap()
+    };
+    for (head, body, outcome) in [
+        ("Content-Encoding: gzip\r\n", gzipped.clone(), Ok(b"hello".to_vec())),
+        (
+            "Content-Encoding: gzip\r\nContent-Encoding: identity\r\n",
+            gzipped.clone(),
+            Ok(b"hello".to_vec()),
+        ),
+        (
+            "Content-Encoding: gzip\r\nContent-Encoding: gzip\r\n",
+            twice.clone(),
+            Err(Refusal::Encoding("gzip, gzip".into())),
+        ),
+        (
+            "Content-Encoding: gzip, gzip\r\n",
+            twice.clone(),
+            Err(Refusal::Encoding("gzip, gzip".into())),
+        ),
+        (
+            "Content-Encoding: gzip\r\nContent-Encoding: br\r\n",
+            twice,
+            Err(Refusal::Encoding("gzip, br".into())),
+        ),
+    ] {
+        let mut answer = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n{head}Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        answer.extend_from_slice(&body);
+        // A server of its own: gzip bytes are no text for `serve`'s answers.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let origin = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        std::thread::spawn(move || {
+            use std::io::Read as _;
+            if let Ok((mut stream, _)) = listener.accept() {
+                let mut head = [0u8; 4096];
+                let _ = stream.read(&mut head);
+                let _ = stream.write_all(&answer);
+            }
+        });
+        let (registry, id) = link_registry(&format!("{origin}/a"));
+        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        let got = Fetcher::new(policy).fetch(&registry, &id).map(|f| f.bytes);
+        assert_eq!(got, outcome, "{head:?}");
     }
 }

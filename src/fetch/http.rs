@@ -92,7 +92,15 @@ impl Transport for HttpTransport {
             }
         }
         let content_type = header("content-type");
-        let content_encoding = header("content-encoding");
+        // Every line counts: a second `Content-Encoding` line is a second coding (RFC 9110
+        // §8.4), and bytes still encoded must never pass for decoded ones.
+        let codings: Vec<&str> = response
+            .headers()
+            .get_all("content-encoding")
+            .iter()
+            .map(|v| v.to_str().unwrap_or("\u{fffd}"))
+            .collect();
+        let content_encoding = (!codings.is_empty()).then(|| codings.join(", "));
         let body = response.into_body().into_reader();
         Ok(Answer::Body {
             status,

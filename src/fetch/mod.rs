@@ -29,6 +29,7 @@
 //! # Ok::<(), mcp_agent_view::Error>(())
 //! ```
 
+mod files;
 mod policy;
 mod tool;
 mod verify;
@@ -61,8 +62,12 @@ pub enum Refusal {
     UnknownReference,
     /// The id is held, and this run did not fetch it.
     NotFetched,
-    /// The uri's scheme is not allowed by the policy.
-    Scheme(String),
+    /// The uri's scheme is not allowed by the policy. The refusal names the schemes that are
+    /// (the host's own settings), never the uri's.
+    Scheme {
+        /// The schemes the policy allows where the refusal arose (for a redirect, the web's).
+        allowed: Vec<String>,
+    },
     /// The uri is no URL this crate can fetch.
     BadUri,
     /// The uri carries userinfo (`user:pass@`).
@@ -81,8 +86,9 @@ pub enum Refusal {
     /// The origin's address is not public (loopback, private, link-local, unique-local), and
     /// the policy does not name it.
     NotPublic,
-    /// No transport for the scheme here (an MCP uri with no connection to read it from).
-    NoTransport(String),
+    /// No transport for the uri's scheme here (an MCP uri with no connection to read it from,
+    /// or HTTP with no HTTP transport).
+    NoTransport,
     /// A redirect to another origin, where the policy refuses those
     /// ([`FetchPolicy::cross_origin_redirects`]).
     CrossOriginRedirect,
@@ -102,6 +108,9 @@ pub enum Refusal {
     Timeout,
     /// The transport failed (connection refused, reset, TLS): a fixed description.
     Transport(&'static str),
+    /// A `file:` reference the policy does not let be read: outside the directory the host
+    /// named, no regular file, or on procfs, sysfs or devtmpfs. A fixed description.
+    File(&'static str),
     /// The MCP server's `resources/read` failed or held no contents.
     Read(String),
     /// The verified bytes could not be saved where the host asked.
@@ -113,7 +122,11 @@ impl std::fmt::Display for Refusal {
         match self {
             Refusal::UnknownReference => f.write_str("unknown reference"),
             Refusal::NotFetched => f.write_str("not fetched"),
-            Refusal::Scheme(scheme) => write!(f, "refused scheme: {scheme}"),
+            Refusal::Scheme { allowed } => {
+                f.write_str("refused: the uri's scheme is not allowed (allowed: ")?;
+                f.write_str(&allowed.join(", "))?;
+                f.write_str(")")
+            }
             Refusal::BadUri => f.write_str("refused: the reference's uri is no URL that can be fetched"),
             Refusal::Userinfo => f.write_str("refused: the uri carries credentials"),
             Refusal::OverCeiling {
@@ -129,7 +142,10 @@ impl std::fmt::Display for Refusal {
             Refusal::Expired => f.write_str("expired"),
             Refusal::BadExpiry => f.write_str("refused: expiresAt is no RFC 3339 date-time"),
             Refusal::NotPublic => f.write_str("refused: the address is not public"),
-            Refusal::NoTransport(scheme) => write!(f, "no transport for scheme: {scheme}"),
+            Refusal::NoTransport => f.write_str(
+                "refused: no transport here for the uri's scheme (http and https need the HTTP transport, \
+                 other schemes the MCP connection's resources/read)",
+            ),
             Refusal::CrossOriginRedirect => f.write_str("refused: a redirect to another origin"),
             Refusal::TooManyRedirects => f.write_str("refused: too many redirects"),
             Refusal::Status(status) => write!(f, "the server answered HTTP {status}"),
@@ -139,6 +155,7 @@ impl std::fmt::Display for Refusal {
             Refusal::BadDigest => f.write_str("refused: the digest cannot be checked"),
             Refusal::Timeout => f.write_str("timed out"),
             Refusal::Transport(why) => write!(f, "transport failed: {why}"),
+            Refusal::File(why) => write!(f, "refused: {why}"),
             Refusal::Read(why) => write!(f, "resources/read failed: {why}"),
             Refusal::Save(why) => write!(f, "could not save: {why}"),
         }
@@ -372,10 +389,7 @@ impl<'a> Fetcher<'a> {
     }
 
     fn http(&self, mut plan: Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
-        let transport = self
-            .http
-            .as_deref()
-            .ok_or_else(|| Refusal::NoTransport(plan.url.scheme().to_owned()))?;
+        let transport = self.http.as_deref().ok_or(Refusal::NoTransport)?;
         let deadline = Instant::now() + self.policy.timeout;
         for _ in 0..=self.policy.max_redirects {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -434,14 +448,28 @@ impl<'a> Fetcher<'a> {
     }
 
     fn file(&self, plan: &Plan, record: &ReferenceRecord, claimed: Option<&str>) -> Result<Checked, Refusal> {
+        let deadline = Instant::now() + self.policy.timeout;
+        let root = self.policy.files_under.as_deref().ok_or(Refusal::Scheme {
+            allowed: self.policy.schemes.clone(),
+        })?;
         let path = plan.url.to_file_path().map_err(|()| Refusal::BadUri)?;
-        let file = std::fs::File::open(path).map_err(|_| Refusal::Transport("the file could not be opened"))?;
+        let over = Refusal::OverCeiling {
+            ceiling: self.policy.max_bytes,
+            claimed: None,
+        };
+        let (mut file, size) = files::open_under(root, &path)?;
+        if size > self.policy.max_bytes {
+            return Err(over);
+        }
         let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
-        // One byte past the ceiling is enough to refuse.
-        let mut limited = file.take(self.policy.max_bytes.saturating_add(1));
         let mut chunk = vec![0; 16 * 1024];
         loop {
-            match limited.read(&mut chunk) {
+            if Instant::now() > deadline {
+                return Err(Refusal::Timeout);
+            }
+            // The verifier refuses one byte past the ceiling, should the file grow as it is
+            // read.
+            match file.read(&mut chunk) {
                 Ok(0) => break,
                 Ok(n) => verifier.push(&chunk[..n])?,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -554,17 +582,29 @@ fn extension(mime_type: &str) -> &'static str {
         .map_or_else(|| if essence.starts_with("text/") { "txt" } else { "bin" }, |(_, e)| e)
 }
 
-/// Writes `checked` under `dir` by its storage name: to a hidden file of its own first, then
+/// Writes `checked` under `dir` by its storage name: to a new file of its own first, then
 /// renamed into place, so that no partial file ever stands under the name, and none is left.
+/// The partial file's name cannot be predicted, and it is created new (`create_new`: an entry
+/// already there, a planted symlink among them, is never opened, let alone written through).
 fn save(dir: &Path, id: &str, checked: &Checked) -> Result<PathBuf, Refusal> {
     let why = |e: std::io::Error| Refusal::Save(format!("{:?}", e.kind()));
     let name = storage_name(id, &checked.mime_type);
     let path = dir.join(&name);
-    let partial = dir.join(format!(".{name}.{}.partial", std::process::id()));
-    let written = std::fs::File::create(&partial).and_then(|mut file| {
-        file.write_all(&checked.bytes)?;
-        file.sync_all()
-    });
+    let mut tries = 0;
+    let (partial, mut file) = loop {
+        let partial = dir.join(format!(
+            ".{name}.{:016x}{:016x}.partial",
+            unpredictable(),
+            unpredictable()
+        ));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&partial) {
+            Ok(file) => break (partial, file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+            Err(e) => return Err(why(e)),
+        }
+    };
+    let written = file.write_all(&checked.bytes).and_then(|()| file.sync_all());
+    drop(file);
     match written.and_then(|()| std::fs::rename(&partial, &path)) {
         Ok(()) => Ok(path),
         Err(e) => {
@@ -572,4 +612,19 @@ fn save(dir: &Path, id: &str, checked: &Checked) -> Result<PathBuf, Refusal> {
             Err(why(e))
         }
     }
+}
+
+/// 64 bits nobody outside this process can predict: the standard library's randomly keyed
+/// hasher (its keys come from the system's random source) over a clock and a counter.
+fn unpredictable() -> u64 {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.finish()
 }

@@ -1,6 +1,7 @@
 //! The fetch policy: what may be fetched, decided before anything is dialed. No I/O here.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use url::{Host, Url};
@@ -31,6 +32,7 @@ pub struct FetchPolicy {
     pub(crate) max_redirects: u8,
     pub(crate) cross_origin_redirects: bool,
     pub(crate) now: Option<SystemTime>,
+    pub(crate) files_under: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for FetchPolicy {
@@ -52,6 +54,7 @@ impl std::fmt::Debug for FetchPolicy {
             .field("timeout", &self.timeout)
             .field("max_redirects", &self.max_redirects)
             .field("cross_origin_redirects", &self.cross_origin_redirects)
+            .field("files_under", &self.files_under)
             .finish_non_exhaustive()
     }
 }
@@ -81,6 +84,7 @@ impl FetchPolicy {
             max_redirects: 3,
             cross_origin_redirects: true,
             now: None,
+            files_under: None,
         }
     }
 
@@ -97,11 +101,13 @@ impl FetchPolicy {
         self.max_bytes
     }
 
-    /// Allows a scheme besides `https` (`http`, `file`, `data`, …), lowercase.
+    /// Allows a scheme besides `https` (`http`, `data`, …), lowercase. `file` is not
+    /// allowed this way: only by [`FetchPolicy::allow_files_under`], which names the directory
+    /// files may come from.
     #[must_use]
     pub fn allow_scheme(mut self, scheme: &str) -> Self {
         let scheme = scheme.to_ascii_lowercase();
-        if !self.schemes.contains(&scheme) {
+        if scheme != "file" && !self.schemes.contains(&scheme) {
             self.schemes.push(scheme);
         }
         self
@@ -153,6 +159,39 @@ impl FetchPolicy {
         self
     }
 
+    /// Allows `file:` references to regular files under `dir`, and nowhere else: the path,
+    /// with every symlink resolved, must stay under `dir` (itself resolved when a fetch is
+    /// made); a directory, FIFO, socket or device is refused, and so is any file on procfs,
+    /// sysfs or devtmpfs (`/proc`, `/sys`, `/dev`), whatever `dir` is. The ceiling holds on
+    /// the file's size and on what is read, and the timeout covers the read.
+    ///
+    /// ```
+    /// use mcp_agent_view::fetch::FetchPolicy;
+    ///
+    /// let policy = FetchPolicy::new().allow_files_under("/srv/shared");
+    /// assert_eq!(policy.files_allowed_under(), Some(std::path::Path::new("/srv/shared")));
+    /// ```
+    #[must_use]
+    pub fn allow_files_under(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.files_under = Some(dir.into());
+        self
+    }
+
+    /// The directory `file:` references may be read from, where the host named one.
+    #[must_use]
+    pub fn files_allowed_under(&self) -> Option<&Path> {
+        self.files_under.as_deref()
+    }
+
+    /// The schemes allowed: `https`, those named, and `file` where a directory is.
+    fn allowed_schemes(&self) -> Vec<String> {
+        let mut allowed = self.schemes.clone();
+        if self.files_under.is_some() {
+            allowed.push("file".to_owned());
+        }
+        allowed
+    }
+
     /// The clock `expiresAt` is judged by: the system's unless set (for tests).
     #[must_use]
     pub fn now(mut self, now: SystemTime) -> Self {
@@ -171,8 +210,12 @@ impl FetchPolicy {
 
     /// Refuses a URL whose scheme the policy does not allow, or that carries userinfo.
     fn admit(&self, url: &Url) -> Result<(), Refusal> {
-        if !self.schemes.iter().any(|s| s == url.scheme()) {
-            return Err(Refusal::Scheme(url.scheme().to_owned()));
+        let allowed =
+            self.schemes.iter().any(|s| s == url.scheme()) || (url.scheme() == "file" && self.files_under.is_some());
+        if !allowed {
+            return Err(Refusal::Scheme {
+                allowed: self.allowed_schemes(),
+            });
         }
         if !url.username().is_empty() || url.password().is_some() {
             return Err(Refusal::Userinfo);
@@ -211,7 +254,7 @@ impl FetchPolicy {
             "http" | "https" => {}
             "data" => return Ok(Plan::local(url, Via::Data)),
             "file" => return Ok(Plan::local(url, Via::File)),
-            other => return Err(Refusal::NoTransport(other.to_owned())),
+            _ => return Err(Refusal::NoTransport),
         }
         if url.host().is_none() {
             return Err(Refusal::BadUri);
@@ -254,7 +297,14 @@ impl FetchPolicy {
             return Err(Refusal::CrossOriginRedirect);
         }
         if !matches!(to.scheme(), "http" | "https") {
-            return Err(Refusal::Scheme(to.scheme().to_owned()));
+            return Err(Refusal::Scheme {
+                allowed: self
+                    .schemes
+                    .iter()
+                    .filter(|s| matches!(s.as_str(), "http" | "https"))
+                    .cloned()
+                    .collect(),
+            });
         }
         self.admit(&to)?;
         let mut plan = self.plan_url(to)?;
@@ -340,7 +390,7 @@ fn is_local_name(name: &str) -> bool {
 /// Address Registries leave, or mark "globally reachable"; never a multicast address. The
 /// most specific entry decides (192.0.0.9/32, an anycast address the registry marks globally
 /// reachable, is public inside 192.0.0.0/24, which is not). An IPv4 address inside IPv6
-/// (mapped, compatible, NAT64's 64:ff9b::/96, 6to4) is judged as that IPv4 address.
+/// (mapped, compatible, NAT64's `64:ff9b::/96`, 6to4) is judged as that IPv4 address.
 #[must_use]
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
@@ -392,7 +442,7 @@ const SPECIAL_V4: [([u8; 4], u8, Reach); 25] = [
 ];
 
 /// The IANA IPv6 Special-Purpose Address Registry, with multicast, the deprecated site-local
-/// and IPv4-compatible ranges, and the rest of ::/16 (no public unicast there) beside it.
+/// and IPv4-compatible ranges, and the rest of `::/16` (no public unicast there) beside it.
 #[rustfmt::skip]
 const SPECIAL_V6: [([u16; 8], u8, Reach); 30] = [
     ([0, 0, 0, 0, 0, 0, 0, 0], 16, Reach::Not),           // the rest of ::/16, unassigned

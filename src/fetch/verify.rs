@@ -75,17 +75,27 @@ pub struct Checked {
 
 impl Verifier {
     /// A verifier with a ceiling of `max_bytes` decoded bytes, for a body in
-    /// `content_encoding` (`None` or `identity`; `gzip`, `x-gzip`, `deflate`). Any other
-    /// coding is refused.
+    /// `content_encoding`: the `Content-Encoding` list, every header line of it joined with
+    /// commas (`None`, empty or `identity`; `gzip`, `x-gzip`, `deflate`). A list of more than
+    /// one coding (`gzip, gzip`), and any other coding, is refused: bytes still encoded are
+    /// never presented as decoded.
     pub fn new(max_bytes: u64, content_encoding: Option<&str>) -> Result<Self, Refusal> {
         let sink = Ceiling {
             bytes: Vec::new(),
             max: max_bytes,
             over: false,
         };
-        let coding = content_encoding.map(|c| c.trim().to_ascii_lowercase());
-        let decoding = match coding.as_deref() {
-            None | Some("" | "identity") => Decoding::Identity(sink),
+        let list = content_encoding.unwrap_or("").to_ascii_lowercase();
+        let mut codings = list
+            .split(',')
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && *c != "identity");
+        let coding = codings.next();
+        if codings.next().is_some() {
+            return Err(Refusal::Encoding(clean(&list)));
+        }
+        let decoding = match coding {
+            None => Decoding::Identity(sink),
             Some("gzip" | "x-gzip") => Decoding::Gzip(flate2::write::GzDecoder::new(sink)),
             Some("deflate") => Decoding::Deflate(Vec::new(), max_bytes),
             Some(other) => return Err(Refusal::Encoding(clean(other))),

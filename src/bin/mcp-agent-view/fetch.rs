@@ -41,9 +41,14 @@ pub(crate) struct FetchArgs {
     /// --origin only).
     #[arg(long, value_name = "VAR", requires = "origin")]
     bearer_env: Option<String>,
-    /// A scheme to allow besides https; may be given more than once.
+    /// A scheme to allow besides https (http, data, …); may be given more than once. `file`
+    /// is allowed only by --allow-files-under.
     #[arg(long, value_name = "S")]
     allow_scheme: Vec<String>,
+    /// Allow `file:` references to regular files under DIR (symlinks resolved), and nowhere
+    /// else.
+    #[arg(long, value_name = "DIR")]
+    allow_files_under: Option<PathBuf>,
     /// An origin to allow whose addresses are not public; may be given more than once.
     #[arg(long, value_name = "O")]
     allow_origin: Vec<String>,
@@ -124,7 +129,18 @@ fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
         .max_bytes(args.max_bytes)
         .timeout(Duration::from_secs_f64(args.timeout.min(86_400.0)));
     for scheme in &args.allow_scheme {
+        if scheme.eq_ignore_ascii_case("file") {
+            return Err(
+                "--allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR".to_owned(),
+            );
+        }
         policy = policy.allow_scheme(scheme);
+    }
+    if let Some(dir) = &args.allow_files_under {
+        if !dir.is_dir() {
+            return Err(format!("--allow-files-under {}: no such directory", dir.display()));
+        }
+        policy = policy.allow_files_under(dir);
     }
     for origin in &args.allow_origin {
         policy = policy
