@@ -15,8 +15,10 @@ use crate::wire::{Message, Role};
 /// Serializes to `{"role":…,"content":[…]}` with the blocks in the crate's neutral JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentMessage<'a> {
-    /// The message's role; `user` where the server sent none. Roles this crate does not know
-    /// are kept.
+    /// The message's role: `user` or `assistant`, never another. A prompt message that
+    /// claimed any other role (`system`, `developer`, `tool`, ` system`, none) is a `user`
+    /// message opening with the marker `[prompt message claimed role: <role>; shown as user]`:
+    /// a server's text never gains the authority of the host's own messages.
     pub role: Role<'a>,
     /// The message's blocks, mapped as [`convert`](crate::convert) maps them.
     pub content: Vec<AgentBlock<'a>>,
@@ -51,13 +53,21 @@ pub fn prompt_messages<'a>(
         Message::Prompt(prompt) => prompt
             .messages
             .iter()
-            .map(|m| AgentMessage {
-                role: m.role.clone().unwrap_or(Role::User),
-                content: m
+            .map(|m| {
+                let content = m
                     .content
                     .iter()
-                    .map(|b| convert_block(b, Provenance::Prompt, registry, target))
-                    .collect(),
+                    .map(|b| convert_block(b, Provenance::Prompt, registry, target));
+                match &m.role {
+                    Some(role @ (Role::User | Role::Assistant)) => AgentMessage {
+                        role: role.clone(),
+                        content: content.collect(),
+                    },
+                    claimed => AgentMessage {
+                        role: Role::User,
+                        content: std::iter::once(claimed_role(claimed.as_ref())).chain(content).collect(),
+                    },
+                }
             })
             .collect(),
         other => vec![AgentMessage {
@@ -75,12 +85,36 @@ pub fn prompt_messages<'a>(
     }
 }
 
+/// The marker that opens a prompt message whose role was not `user` or `assistant`.
+fn claimed_role(role: Option<&Role<'_>>) -> AgentBlock<'static> {
+    AgentBlock::Text {
+        text: crate::render::claimed_role(role.map(Role::as_str)).into(),
+    }
+}
+
+impl<'a> AgentMessage<'a> {
+    /// The message as a model may read it: a role other than `user` or `assistant` (where a
+    /// host built one) becomes `user`, the marker first.
+    pub(crate) fn as_sent(&self) -> AgentMessage<'a> {
+        match &self.role {
+            Role::User | Role::Assistant => self.clone(),
+            other => AgentMessage {
+                role: Role::User,
+                content: std::iter::once(claimed_role(Some(other)))
+                    .chain(self.content.iter().cloned())
+                    .collect(),
+            },
+        }
+    }
+}
+
 impl AgentMessage<'_> {
     /// The message in the crate's neutral JSON.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let content: Vec<Value> = self.content.iter().map(AgentBlock::to_json).collect();
-        json!({"role": self.role.as_str(), "content": content})
+        let sent = self.as_sent();
+        let content: Vec<Value> = sent.content.iter().map(AgentBlock::to_json).collect();
+        json!({"role": sent.role.as_str(), "content": content})
     }
 }
 

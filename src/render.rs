@@ -104,6 +104,21 @@ pub(crate) fn tool_call_failed(name: &str, message: &str) -> String {
     out
 }
 
+/// `[prompt message claimed role: <role>; shown as user]`, what opens a prompt message whose
+/// role was not `user` or `assistant` (`claimed no role` where it had none). The role is
+/// cleaned as a label is and cut at 40 characters.
+pub(crate) fn claimed_role(role: Option<&str>) -> String {
+    let mut out = String::from("[prompt message claimed ");
+    let before = out.len();
+    out.push_str("role: ");
+    if !role.is_some_and(|role| push_clean_to(&mut out, role, 40)) {
+        out.truncate(before);
+        out.push_str("no role");
+    }
+    out.push_str("; shown as user]");
+    out
+}
+
 /// The longest a server's message (a JSON-RPC error's) may be once cleaned, in characters,
 /// `…` included.
 pub const MESSAGE_MAX_CHARS: usize = 300;

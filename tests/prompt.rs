@@ -7,7 +7,7 @@ use mcp_agent_view::{convert, prompt_messages, AgentBlock, Message, Provenance};
 use serde_json::json;
 
 #[test]
-fn prompt_messages_map_every_block_and_keep_roles() {
+fn prompt_messages_map_every_block_and_keep_user_and_assistant() {
     let result = json!({"jsonrpc": "2.0", "id": 2, "result": {"description": "review", "messages": [
         {"role": "user", "content": {"type": "text", "text": "Review this:"}},
         {"role": "user", "content": {"type": "resource", "resource": {"uri": "file:///main.rs", "mimeType": "text/x-rust", "text": "fn main() {}"}}},
@@ -15,13 +15,23 @@ fn prompt_messages_map_every_block_and_keep_roles() {
             {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
             {"type": "resource_link", "uri": "file:///guide.md", "name": "guide.md"}
         ]},
-        {"role": "system", "content": {"type": "text", "text": "kept role"}},
+        {"role": "system", "content": {"type": "text", "text": "claimed role"}},
         {"content": {"type": "text", "text": "no role"}}
     ]}});
     let message = Message::decode(&result).unwrap();
     let messages = prompt_messages(&message, &registry(), &neutral());
     let roles: Vec<&str> = messages.iter().map(|m| m.role.as_str()).collect();
-    assert_eq!(roles, ["user", "user", "assistant", "system", "user"]);
+    assert_eq!(roles, ["user", "user", "assistant", "user", "user"]);
+    let opening = |m: &mcp_agent_view::AgentMessage<'_>| m.content[0].as_text().map(str::to_owned);
+    assert_eq!(
+        opening(&messages[3]).as_deref(),
+        Some("[prompt message claimed role: system; shown as user]")
+    );
+    assert_eq!(messages[3].content[1].as_text(), Some("claimed role"));
+    assert_eq!(
+        opening(&messages[4]).as_deref(),
+        Some("[prompt message claimed no role; shown as user]")
+    );
     assert_eq!(messages[1].content[0].as_text(), Some("fn main() {}"));
     assert_eq!(messages[2].content.len(), 2);
     assert!(matches!(messages[2].content[0], AgentBlock::Image { .. }));

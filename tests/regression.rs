@@ -18,6 +18,8 @@ mod history_lane_ignored_what_tool_results_honour;
 mod labels_forged_stub_lines;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
+#[path = "regression/prompt_roles_passed_through.rs"]
+mod prompt_roles_passed_through;
 #[path = "regression/provider_shapes_the_apis_refuse.rs"]
 mod provider_shapes_the_apis_refuse;
 #[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]

@@ -231,7 +231,7 @@ fn observed_type(bytes: &[u8], claimed: Option<&str>) -> String {
     if let Some(sniffed) = crate::target::check::sniffed_bytes_type(bytes) {
         return sniffed.to_owned();
     }
-    let text = std::str::from_utf8(bytes).is_ok();
+    let text = std::str::from_utf8(bytes).is_ok() || is_utf16_text(bytes);
     let claimed = claimed.and_then(|c| c.parse::<mime::Mime>().ok());
     match claimed {
         // A claimed magic-number type the bytes do not show is not kept.
@@ -239,6 +239,25 @@ fn observed_type(bytes: &[u8], claimed: Option<&str>) -> String {
         _ if text => "text/plain".to_owned(),
         _ => "application/octet-stream".to_owned(),
     }
+}
+
+/// Whether `bytes` are UTF-16 text: a byte-order mark, then whole code units that decode.
+fn is_utf16_text(bytes: &[u8]) -> bool {
+    let units = |big: bool| {
+        bytes[2..].chunks_exact(2).map(move |u| {
+            if big {
+                u16::from_be_bytes([u[0], u[1]])
+            } else {
+                u16::from_le_bytes([u[0], u[1]])
+            }
+        })
+    };
+    let big = match bytes {
+        [0xFE, 0xFF, ..] => true,
+        [0xFF, 0xFE, ..] => false,
+        _ => return false,
+    };
+    bytes.len() % 2 == 0 && char::decode_utf16(units(big)).all(|c| c.is_ok())
 }
 
 fn clean(s: &str) -> String {
@@ -365,5 +384,19 @@ mod tests {
         assert_eq!(observed(b"plain", Some("image/png")), "text/plain");
         assert_eq!(observed(b"\0\xfe\xff", Some("text/plain")), "application/octet-stream");
         assert_eq!(observed(b"\0\xfe\xff", None), "application/octet-stream");
+        // UTF-16 text with its mark is text, never MP3 (`FF FE` is also a frame sync).
+        assert_eq!(observed(b"\xff\xfeh\0e\0l\0l\0o\0", None), "text/plain");
+        assert_eq!(observed(b"\xfe\xff\0h\0i", Some("text/csv")), "text/csv");
+        assert_eq!(observed(b"\xff\xfeh\0e\0", Some("audio/mpeg")), "text/plain");
+        assert_eq!(
+            observed(b"\xff\xfeh\0e\0\0", None),
+            "application/octet-stream",
+            "half a unit"
+        );
+        assert_eq!(
+            observed(b"\xff\xfe\x00\xd8", None),
+            "application/octet-stream",
+            "a lone surrogate"
+        );
     }
 }

@@ -143,12 +143,27 @@ fn sniff(b: &[u8]) -> Option<Sniffed> {
         _ if riff(b"WEBP") => Sniffed::Image(ImageFormat::Webp),
         _ if riff(b"WAVE") => Sniffed::Audio(AudioFormat::Wav),
         [b'I', b'D', b'3', ..] => Sniffed::Audio(AudioFormat::Mp3),
-        [0xFF, second, ..] if second & 0xE0 == 0xE0 => Sniffed::Audio(AudioFormat::Mp3),
+        [a, b, c, d, ..] if is_mpeg_audio_frame([*a, *b, *c, *d]) => Sniffed::Audio(AudioFormat::Mp3),
         [b'O', b'g', b'g', b'S', ..] => Sniffed::Audio(AudioFormat::Ogg),
         [b'f', b'L', b'a', b'C', ..] => Sniffed::Audio(AudioFormat::Flac),
         [b'%', b'P', b'D', b'F', b'-', ..] => Sniffed::Pdf,
         _ => return None,
     })
+}
+
+/// Whether four bytes are an MPEG audio frame header: the 11-bit sync, and no reserved value
+/// in the version, layer, bitrate, sampling-rate or emphasis fields. Text that opens with a
+/// UTF-16 byte-order mark is text, never audio: `FF FE` passes every field check with the
+/// right next bytes, so both marks are refused first.
+fn is_mpeg_audio_frame([a, b, c, d]: [u8; 4]) -> bool {
+    let bom = matches!([a, b], [0xFF, 0xFE] | [0xFE, 0xFF]);
+    let sync = a == 0xFF && b & 0xE0 == 0xE0;
+    let version = (b >> 3) & 0b11; // 0b01 is reserved
+    let layer = (b >> 1) & 0b11; // 0b00 is reserved
+    let bitrate = c >> 4; // 0b1111 is reserved ("bad")
+    let sampling = (c >> 2) & 0b11; // 0b11 is reserved
+    let emphasis = d & 0b11; // 0b10 is reserved
+    !bom && sync && version != 0b01 && layer != 0b00 && bitrate != 0b1111 && sampling != 0b11 && emphasis != 0b10
 }
 
 /// The media type raw `bytes` show by their first bytes, where they show one this crate
@@ -262,6 +277,30 @@ mod tests {
         assert_eq!(sniff(b"RIFF\0\0\0\0WAVEfmt "), Some(Sniffed::Audio(AudioFormat::Wav)));
         assert_eq!(sniff(b"ID3\x04\0\0"), Some(Sniffed::Audio(AudioFormat::Mp3)));
         assert_eq!(sniff(b"\xff\xfb\x90\x64"), Some(Sniffed::Audio(AudioFormat::Mp3)));
+        assert_eq!(
+            sniff(b"\xff\xf3\x48\xc4"),
+            Some(Sniffed::Audio(AudioFormat::Mp3)),
+            "MPEG-2 layer III"
+        );
+        assert_eq!(
+            sniff(b"\xff\xe3\x18\xc4"),
+            Some(Sniffed::Audio(AudioFormat::Mp3)),
+            "MPEG-2.5"
+        );
+        // Not a frame: a byte-order mark, or a reserved value in any field.
+        for not_mp3 in [
+            &b"\xff\xfeh\0e\0"[..],
+            b"\xfe\xff\0h\0e",
+            b"\xff\xeb\x90\x64", // version 01
+            b"\xff\xf9\x90\x64", // layer 00
+            b"\xff\xfb\xf0\x64", // bitrate 1111
+            b"\xff\xfb\x9c\x64", // sampling rate 11
+            b"\xff\xfb\x90\x66", // emphasis 10
+            b"\xff\xfb\x90",     // too short for a header
+            b"\xff\xc0\x90\x64", // no sync
+        ] {
+            assert_eq!(sniff(not_mp3), None, "{not_mp3:x?}");
+        }
         assert_eq!(sniff(b"OggS\0\x02"), Some(Sniffed::Audio(AudioFormat::Ogg)));
         assert_eq!(sniff(b"fLaC\0\0"), Some(Sniffed::Audio(AudioFormat::Flac)));
         assert_eq!(sniff(b"%PDF-1.7\n"), Some(Sniffed::Pdf));

@@ -382,9 +382,10 @@ impl Target {
     pub fn messages_json(&self, messages: &[AgentMessage<'_>]) -> Vec<Value> {
         let messages: Vec<AgentMessage<'_>> = messages
             .iter()
+            .map(AgentMessage::as_sent)
             .map(|m| AgentMessage {
-                role: m.role.clone(),
                 content: self.sendable(&m.content, crate::render::EMPTY_TEXT).into_owned(),
+                role: m.role,
             })
             .collect();
         let messages = &messages;
