@@ -66,6 +66,7 @@ mod error;
 pub mod fetch;
 mod input;
 mod json;
+mod label_tables;
 mod lanes;
 mod prompt;
 pub mod reference;

@@ -8,7 +8,7 @@ use crate::classify::{BlobForm, Class, Reference};
 use crate::reference::Stubs;
 use crate::target::check::NotSent;
 use crate::text::{base64_decoded_len, format_size};
-use crate::text::{push_clean, push_clean_to, push_size};
+use crate::text::{push_clean_to, push_label_to, push_mime, push_size};
 use crate::wire::RpcError;
 
 /// Where a block arrived from, as the reference stub tells the agent.
@@ -111,7 +111,7 @@ pub(crate) fn claimed_role(role: Option<&str>) -> String {
     let mut out = String::from("[prompt message claimed ");
     let before = out.len();
     out.push_str("role: ");
-    if !role.is_some_and(|role| push_clean_to(&mut out, role, 40)) {
+    if !role.is_some_and(|role| push_label_to(&mut out, role, 40)) {
         out.truncate(before);
         out.push_str("no role");
     }
@@ -152,7 +152,9 @@ fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<
     out.push('[');
     out.push_str(label);
     out.push_str(": ");
-    push_label(out, mime.unwrap_or(""), "unknown type");
+    if !push_mime(out, mime.unwrap_or("")) {
+        out.push_str("unknown type");
+    }
     if let Some(size) = size {
         out.push_str(", ");
         push_size(out, size);
@@ -221,7 +223,7 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     out.push(']');
     if let Some(name) = reference.name {
         out.push(' ');
-        if !push_clean(out, name) {
+        if !push_label(out, name, "") {
             out.pop();
         }
     }
@@ -232,7 +234,7 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     };
     let before = out.len();
     out.push_str(" — ");
-    let mime = mime_type.is_some_and(|mime| push_clean(out, mime));
+    let mime = mime_type.is_some_and(|mime| push_mime(out, mime));
     if let Some(size) = size {
         if mime {
             out.push_str(", ");
@@ -247,8 +249,11 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     out.push_str(" — fetch with fetch_reference");
 }
 
-fn push_label(out: &mut String, raw: &str, absent: &str) {
-    if !push_clean(out, raw) {
-        out.push_str(absent);
+/// A server's label, or `absent` where nothing may be shown of it.
+fn push_label(out: &mut String, raw: &str, absent: &str) -> bool {
+    if crate::text::push_label(out, raw) {
+        return true;
     }
+    out.push_str(absent);
+    false
 }

@@ -1,8 +1,11 @@
 //! How this crate writes what a server told it in words of its own: a size, and a label
 //! cleaned so that it can forge nothing. Every room that writes for the agent writes these
-//! through here; it imports nothing of the crate.
+//! through here; it imports nothing of the crate but its Unicode table.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+
+use crate::label_tables::{Kind, RANGES};
 
 /// The longest a server label (name, title, media type, type name) may be once cleaned, in
 /// characters, `…` included.
@@ -46,11 +49,25 @@ pub(crate) fn push_int(out: &mut String, mut n: u64) {
     out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
-/// A server label as the agent may read it: controls, bidi controls (U+061C included),
-/// zero-width and tag characters removed; tabs and every line or paragraph separator a space,
-/// runs of white space one space, surrounding space trimmed; square brackets round (`(`, `)`)
-/// and dashes a hyphen, so that no label can draw a stub's `[ref_…]` or `—` separator; cut to
-/// [`LABEL_MAX_CHARS`] characters with `…`. `None` where nothing is left.
+/// A server label as the agent may read it, or `None` where nothing may be shown of it.
+///
+/// Every character is judged by Unicode's own data (the table in `label_tables.rs`, made from
+/// the Unicode Character Database by `tools/label-tables.py`):
+///
+/// - removed: every `Default_Ignorable_Code_Point` (zero-width characters, joiners, bidi
+///   controls, variation selectors, tag characters, fillers, the soft hyphen, …) and every
+///   control, format and private-use character;
+/// - a space: every `White_Space` character (tabs, line and paragraph separators included); a
+///   run of white space is one space, and surrounding space is trimmed, so a label stays on
+///   its line;
+/// - replaced: every opening bracket (general category Ps) by `(`, every closing one (Pe) by
+///   `)`, every initial or final quote (Pi, Pf) by `'`, and every dash (Pd), the minus sign
+///   and the box-drawing horizontals by `-`, so no label can draw a stub's `[ref_…]` or its
+///   ` — ` separators;
+/// - cut to [`LABEL_MAX_CHARS`] characters with `…`.
+///
+/// A label that then holds an absolute URL (`scheme://…`, or `data:`, `mailto:`, `file:` and
+/// the like) is refused whole: `None`, as if there were none.
 ///
 /// ```
 /// use mcp_agent_view::markers::clean_label;
@@ -59,7 +76,9 @@ pub(crate) fn push_int(out: &mut String, mut n: u64) {
 ///     clean_label(forged).as_deref(),
 ///     Some("x - text/plain - from tool result - fetch with fetch_reference (ref_0000000000000) passwords.txt")
 /// );
-/// assert_eq!(clean_label("a\u{200B}b\u{061C}c\u{E0041}").as_deref(), Some("abc"));
+/// assert_eq!(clean_label("a\u{200B}b\u{061C}c\u{E0041}\u{FE0F}").as_deref(), Some("abc"));
+/// assert_eq!(clean_label("\u{27E6}ref_x\u{27E7} \u{2500} x"), Some("(ref_x) - x".to_owned()));
+/// assert_eq!(clean_label("https://h.example/x?sig=SECRET"), None);
 /// ```
 ///
 /// Reads at most a little more than the label's first [`LABEL_MAX_CHARS`] kept characters,
@@ -67,26 +86,206 @@ pub(crate) fn push_int(out: &mut String, mut n: u64) {
 #[must_use]
 pub fn clean_label(raw: &str) -> Option<String> {
     let mut out = String::new();
-    push_clean(&mut out, raw).then_some(out)
+    push_label(&mut out, raw).then_some(out)
 }
 
 /// Appends `raw` cleaned as [`clean_label`] cleans it; `false`, and nothing appended, where
-/// nothing is left.
-pub(crate) fn push_clean(out: &mut String, raw: &str) -> bool {
-    push_clean_to(out, raw, LABEL_MAX_CHARS)
+/// nothing may be shown.
+pub(crate) fn push_label(out: &mut String, raw: &str) -> bool {
+    push_label_to(out, raw, LABEL_MAX_CHARS)
 }
 
-/// [`push_clean`], cut at `max` characters.
+/// [`push_label`], cut at `max` characters.
+pub(crate) fn push_label_to(out: &mut String, raw: &str, max: usize) -> bool {
+    let start = out.len();
+    if !push_clean_to(out, raw, max) {
+        return false;
+    }
+    if holds_absolute_url(&out[start..]) {
+        out.truncate(start);
+        return false;
+    }
+    true
+}
+
+/// Appends a media type as the agent may read it ([`mime_label`]); `false`, and nothing
+/// appended, where it has none.
+pub(crate) fn push_mime(out: &mut String, raw: &str) -> bool {
+    match mime_label(raw) {
+        Some(label) => {
+            out.push_str(&label);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A media type as the agent may read it: its essence (`type/subtype`, parameters left out),
+/// its characters cleaned as a label's are, lowercased, where both parts are then RFC 6838
+/// restricted names (a letter or digit, then up to 126 letters, digits and `!#$&-^_.+`);
+/// `None` where it has none, and so no URL, space or bracket.
+pub(crate) fn mime_label(raw: &str) -> Option<Cow<'_, str>> {
+    let essence = raw.split(';').next().unwrap_or("");
+    let cleaned = if essence.bytes().all(|b| b.is_ascii_graphic()) {
+        Cow::Borrowed(essence)
+    } else {
+        let mut out = String::new();
+        push_clean_to(&mut out, essence, 2 * 127 + 1);
+        Cow::Owned(out)
+    };
+    let (kind, subtype) = cleaned.split_once('/')?;
+    if !(is_restricted_name(kind) && is_restricted_name(subtype)) {
+        return None;
+    }
+    Some(if cleaned.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(cleaned.to_ascii_lowercase())
+    } else {
+        cleaned
+    })
+}
+
+fn is_restricted_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    (1..=127).contains(&b.len())
+        && b[0].is_ascii_alphanumeric()
+        && b[1..]
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&c))
+}
+
+/// Schemes of absolute URLs that need no `//`.
+const OPAQUE_SCHEMES: &[&str] = &[
+    "about",
+    "blob",
+    "data",
+    "file",
+    "ftp",
+    "http",
+    "https",
+    "javascript",
+    "magnet",
+    "mailto",
+    "news",
+    "sms",
+    "tel",
+    "urn",
+    "vbscript",
+    "ws",
+    "wss",
+];
+
+/// Whether `label` holds an absolute URL anywhere: a scheme (a letter, then letters, digits, `+`, `-` or `.`; two characters at least, so that
+/// `C:\` is none) and `:` (or a full-width `：`), then `/` or `\` (full-width too); or one of
+/// [`OPAQUE_SCHEMES`] and `:` followed by anything but white space.
+pub(crate) fn holds_absolute_url(text: &str) -> bool {
+    let is_scheme = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
+    for (colon, c) in text.char_indices() {
+        if c != ':' && c != '\u{FF1A}' {
+            continue;
+        }
+        let before = &text[..colon];
+        let run = before.len()
+            - before
+                .chars()
+                .rev()
+                .take_while(|&c| is_scheme(c))
+                .map(char::len_utf8)
+                .sum::<usize>();
+        // A scheme starts with a letter.
+        let scheme = before[run..].trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+        if scheme.len() < 2 {
+            continue;
+        }
+        let after = &text[colon + c.len_utf8()..];
+        let next = after.chars().next();
+        let url = matches!(next, Some('/' | '\\' | '\u{FF0F}' | '\u{FF3C}'))
+            || (next.is_some_and(|n| !n.is_whitespace())
+                && OPAQUE_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme)));
+        if url {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a cleaned `label` holds `uri`, or any part of it a credential may be in: the uri
+/// itself, its userinfo, query or fragment whole, each of their
+/// `&`/`;`-separated pairs, and each name or value of three characters or more in them, as
+/// written or percent-decoded. Compared without regard to ASCII case.
+pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
+    let label = label.to_ascii_lowercase();
+    let holds = |part: &str| {
+        !part.is_empty() && {
+            let part = part.to_ascii_lowercase();
+            label.contains(&part) || percent_decoded(&part).is_some_and(|d| !d.is_empty() && label.contains(&d))
+        }
+    };
+    if holds(uri) {
+        return true;
+    }
+    let rest = uri.find(':').map_or(uri, |at| &uri[at + 1..]);
+    let (before_fragment, fragment) = uri.split_once('#').map_or((uri, ""), |(b, f)| (b, f));
+    let query = before_fragment.split_once('?').map_or("", |(_, q)| q);
+    let authority = rest
+        .strip_prefix("//")
+        .map_or("", |a| a.split(['/', '?', '#']).next().unwrap_or(""));
+    let userinfo = authority.rsplit_once('@').map_or("", |(u, _)| u);
+    [query, fragment, userinfo].iter().any(|whole| {
+        holds(whole)
+            || whole.split(['&', ';']).any(|pair| {
+                holds(pair)
+                    || pair
+                        .split(['=', ':'])
+                        .any(|atom| atom.chars().count() >= 3 && holds(atom))
+            })
+    })
+}
+
+/// `text` with its `%XX` escapes decoded, where that changes it and gives UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return None;
+    }
+    let hex = |b: u8| char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok());
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push(hi * 16 + lo);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok().map(|d| d.to_ascii_lowercase())
+}
+
+/// Appends `raw` with every character judged as [`clean_label`] says, cut at `max`
+/// characters; `false`, and nothing appended, where nothing is left.
 pub(crate) fn push_clean_to(out: &mut String, raw: &str, max: usize) -> bool {
     // Most labels are short printable ASCII with no bracket and no space at either end: as
     // they are. Every byte looked at, without an early exit, so that the compiler checks many
     // at once.
     let plain = raw.len() <= max
         && !raw.is_empty()
-        // Printable ASCII but `[` and `]`: told as bits, so that the compiler checks many bytes
-        // at once.
+        // Printable ASCII but the brackets `[ ] { }`: told as bits, so that the compiler checks
+        // many bytes at once.
         && raw.bytes().fold(0u8, |odd, b| {
-            odd | u8::from(b < 0x20) | u8::from(b > 0x7e) | u8::from(b == b'[') | u8::from(b == b']')
+            odd | u8::from(b < 0x20)
+                | u8::from(b > 0x7e)
+                | u8::from(b == b'[')
+                | u8::from(b == b']')
+                | u8::from(b == b'{')
+                | u8::from(b == b'}')
         }) == 0
         && !raw.starts_with(' ')
         && !raw.ends_with(' ');
@@ -99,16 +298,14 @@ pub(crate) fn push_clean_to(out: &mut String, raw: &str, max: usize) -> bool {
     let mut cut = false;
     let mut last_space = true;
     for c in raw.chars() {
-        let c = match c {
-            // Every line break a reader might honour is a space: a label stays on its line.
-            '\t' | '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}' => ' ',
-            c if is_invisible(c) => continue,
-            // No label can open or close what looks like a stub's id or a marker, nor draw
-            // the dash that separates a stub's parts.
-            '[' | '\u{FF3B}' | '\u{301A}' => '(',
-            ']' | '\u{FF3D}' | '\u{301B}' => ')',
-            '\u{2010}'..='\u{2015}' | '\u{2E3A}' | '\u{2E3B}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => '-',
-            c => c,
+        let c = match kind(c) {
+            Some(Kind::Space) => ' ',
+            Some(Kind::Ignore) => continue,
+            Some(Kind::Open) => '(',
+            Some(Kind::Close) => ')',
+            Some(Kind::Quote) => '\'',
+            Some(Kind::Dash) => '-',
+            None => c,
         };
         // Runs of white space are one space, and none leads.
         if c == ' ' && last_space {
@@ -134,23 +331,21 @@ pub(crate) fn push_clean_to(out: &mut String, raw: &str, max: usize) -> bool {
     out.len() > start
 }
 
-/// Characters a label loses: controls (C0, DEL, C1), every bidi control (U+061C, the marks,
-/// embeddings, overrides and isolates), zero-width characters and joiners, the word joiner and
-/// invisible operators, the byte-order mark, and tag characters.
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{180E}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{206F}'
-                | '\u{FEFF}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{E0000}'..='\u{E007F}'
-        )
+/// What the table says of `c`; `None` for a character kept as it is. Printable ASCII, the
+/// most common case, is judged at once.
+fn kind(c: char) -> Option<Kind> {
+    match c {
+        '[' | '{' => return Some(Kind::Open),
+        ']' | '}' => return Some(Kind::Close),
+        ' '..='~' => return None,
+        _ => {}
+    }
+    let c = u32::from(c);
+    let at = RANGES.partition_point(|&(_, last, _)| last < c);
+    RANGES
+        .get(at)
+        .filter(|&&(first, _, _)| first <= c)
+        .map(|&(_, _, kind)| kind)
 }
 
 /// The decoded size of base64 `data`, from its length alone: four characters give three
@@ -191,6 +386,146 @@ mod tests {
         ] {
             assert_eq!(clean_label(raw).as_deref(), clean, "{raw:?}");
         }
+    }
+
+    /// Every character the issue of hostile labels named, and the kinds around them.
+    #[test]
+    fn invisible_characters_go_and_brackets_dashes_and_quotes_turn_plain() {
+        for invisible in [
+            '\u{FE0F}',
+            '\u{FE00}',
+            '\u{E0100}',
+            '\u{E01EF}',
+            '\u{00AD}',
+            '\u{034F}',
+            '\u{115F}',
+            '\u{17B4}',
+            '\u{3164}',
+            '\u{FFA0}',
+            '\u{1D173}',
+            '\u{1BCA0}',
+            '\u{2065}',
+            '\u{200B}',
+            '\u{202E}',
+            '\u{E0041}',
+            '\u{0}',
+            '\u{9B}',
+            '\u{FFF9}',
+            '\u{E000}',
+            '\u{10FFFD}',
+        ] {
+            assert_eq!(
+                clean_label(&format!("a{invisible}b")).as_deref(),
+                Some("ab"),
+                "{invisible:?}"
+            );
+        }
+        for (raw, clean) in [
+            ("\u{27E6}ref_x\u{27E7}", "(ref_x)"),
+            ("\u{2045}ref_x\u{2046}", "(ref_x)"),
+            ("\u{FE5D}ref_x\u{FE5E}", "(ref_x)"),
+            ("\u{2308}ref_x\u{2309}", "(ref_x)"),
+            ("{ref_x}", "(ref_x)"),
+            (
+                "a \u{2500} b \u{2212} c \u{2014} d \u{2550} e \u{2574}",
+                "a - b - c - d - e -",
+            ),
+            ("\u{201C}q\u{201D} \u{00AB}r\u{00BB}", "'q' 'r'"),
+            ("a\u{3000}\u{00A0}\u{2003}b", "a b"),
+            ("x\u{2028}y\u{85}z", "x y z"),
+        ] {
+            assert_eq!(clean_label(raw).as_deref(), Some(clean), "{raw:?}");
+        }
+        // Letters and marks that only look alike stay: they draw no bracket or dash.
+        assert_eq!(clean_label("データ").as_deref(), Some("データ"));
+        assert_eq!(clean_label("é\u{301}").as_deref(), Some("é\u{301}"));
+    }
+
+    #[test]
+    fn a_label_with_an_absolute_url_is_refused_whole() {
+        for url in [
+            "https://h.example/x?X-Amz-Signature=SECRET123",
+            "see HTTP://h.example",
+            "x-amz-s3://bucket/key",
+            "file:///etc/passwd",
+            "data:text/plain,hi",
+            "mailto:a@b.example",
+            "javascript:alert(1)",
+            "urn:isbn:123",
+            "s3:\\\\bucket",
+            "https\u{FF1A}\u{FF0F}\u{FF0F}h.example",
+            "h\u{200B}ttps://h.example",
+            "12https://x",
+        ] {
+            assert_eq!(clean_label(url), None, "{url:?}");
+        }
+        for fine in [
+            "Time: 10am",
+            "C:\\report.txt",
+            "a::b",
+            "ratio 3:4",
+            "note:x",
+            "q3.pdf",
+            "key=value",
+        ] {
+            assert_eq!(clean_label(fine).as_deref(), Some(fine), "{fine:?}");
+        }
+    }
+
+    #[test]
+    fn a_media_type_shows_as_its_essence_or_not_at_all() {
+        for (raw, shown) in [
+            ("image/png", Some("image/png")),
+            ("Image/PNG; charset=x", Some("image/png")),
+            (
+                "application/pdf; source=https://h.example/x?sig=SECRET123",
+                Some("application/pdf"),
+            ),
+            ("application/\u{200F}pdf", Some("application/pdf")),
+            (
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                Some("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+            ),
+            ("text/x-c++", Some("text/x-c++")),
+            ("application/x-https://h.example/x?sig=SECRET123", None),
+            ("text/plain/extra", None),
+            ("text", None),
+            ("/plain", None),
+            ("text/", None),
+            ("-text/plain", None),
+            ("text /plain", None),
+            ("text/pl ain", None),
+            ("text/[ref_x]", None),
+            ("", None),
+        ] {
+            assert_eq!(mime_label(raw).as_deref(), shown, "{raw:?}");
+        }
+        let long = format!("a/{}", "b".repeat(127));
+        assert_eq!(mime_label(&long).as_deref(), Some(long.as_str()));
+        assert_eq!(mime_label(&format!("a/{}", "b".repeat(128))), None);
+    }
+
+    #[test]
+    fn a_label_mentions_a_uri_by_any_part_a_credential_may_be_in() {
+        let uri = "https://me:pa%24%24word@h.example/dir/file.pdf?X-Amz-Signature=SECRET123&v=2#frag=token99";
+        for label in [
+            uri,
+            "X-Amz-Signature=SECRET123",
+            "secret123",
+            "copy of SECRET123.pdf",
+            "token99",
+            "frag=token99",
+            "pa$$word",
+            "pa%24%24word",
+            "me:pa%24%24word",
+        ] {
+            assert!(mentions_uri(label, uri), "{label:?}");
+        }
+        for label in ["file.pdf", "report v2", "h.example", "dir", "Signature", "me"] {
+            assert!(!mentions_uri(label, uri), "{label:?}");
+        }
+        assert!(!mentions_uri("a.txt", "file:///a.txt"));
+        assert!(mentions_uri("x?y", "x?y"));
     }
 
     #[test]

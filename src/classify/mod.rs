@@ -13,7 +13,7 @@ pub(crate) mod kinds;
 pub(crate) use kinds::ObjectKeys;
 
 use crate::json::as_u53;
-use crate::text::{base64_decoded_len, clean_label};
+use crate::text::{base64_decoded_len, clean_label, mentions_uri, mime_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.
@@ -97,17 +97,21 @@ impl Class<'_> {
     #[must_use]
     pub fn summary(&self) -> Value {
         let label = |s: Option<&str>| s.and_then(clean_label).map_or(Value::Null, Value::String);
+        let mime = |s: Option<&str>| {
+            s.and_then(mime_label)
+                .map_or(Value::Null, |m| Value::String(m.into_owned()))
+        };
         let mut out = json!({"class": self.name()});
         let fields = match self {
             Class::Text { text } => json!({"chars": text.chars().count()}),
             Class::Media(m) => {
-                json!({"kind": m.kind.as_str(), "mimeType": label(Some(m.mime_type)), "sizeBytes": m.size})
+                json!({"kind": m.kind.as_str(), "mimeType": mime(Some(m.mime_type)), "sizeBytes": m.size})
             }
             Class::EmbeddedText { mime_type, text } => {
-                json!({"mimeType": label(*mime_type), "chars": text.chars().count()})
+                json!({"mimeType": mime(*mime_type), "chars": text.chars().count()})
             }
             Class::EmbeddedBlob(b) => json!({
-                "mimeType": label(b.mime_type),
+                "mimeType": mime(b.mime_type),
                 "sizeBytes": b.size,
                 "shownAs": match &b.form {
                     BlobForm::Media(kind) => kind.as_str(),
@@ -123,7 +127,7 @@ impl Class<'_> {
                     ReferenceSource::Media(kind) => kind.as_str(),
                 },
                 "name": label(r.name),
-                "mimeType": label(r.mime_type),
+                "mimeType": mime(r.mime_type),
                 "sizeBytes": r.size_bytes,
                 "disposition": r.disposition.map(|d| match d {
                     Disposition::Never => "never",
@@ -432,7 +436,13 @@ fn data_url<'a>(data: &'a [u8], declared: Option<&'a str>) -> Option<(&'a str, &
 }
 
 fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
-    let declared = embedded.mime_type.as_deref();
+    // A media type that repeats part of the resource's uri is no type to show.
+    let declared = embedded.mime_type.as_deref().filter(|mime| {
+        embedded
+            .uri
+            .as_deref()
+            .is_none_or(|uri| mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri)))
+    });
     match &embedded.contents {
         Contents::Text(text) => Class::EmbeddedText {
             mime_type: declared,
@@ -557,11 +567,13 @@ fn reference<'a>(
         };
     }
     let mut rejected = Vec::new();
+    // A label that repeats the uri, or any part of it a credential may be in, would carry it
+    // to the model beside the stub that keeps it away.
     let name = optional(&mut rejected, "name", fields.name.as_ref(), |v| {
-        bounded(v, NAME_MAX_CHARS)
+        bounded(v, NAME_MAX_CHARS).and_then(|name| keeps_uri_out(clean_label(name).as_deref(), name, uri))
     });
     let mime_type = optional(&mut rejected, "mimeType", fields.mime_type.as_ref(), |v| {
-        bounded(v, MIME_MAX_CHARS)
+        bounded(v, MIME_MAX_CHARS).and_then(|mime| keeps_uri_out(mime_label(mime).as_deref(), mime, uri))
     });
     let expires_at = optional(&mut rejected, "expiresAt", fields.expires_at.as_ref(), |v| {
         bounded(v, EXPIRES_MAX_CHARS)
@@ -593,6 +605,14 @@ fn reference<'a>(
         disposition,
         rejected,
     })
+}
+
+/// `label` as it came, where what is shown of it (`shown`) holds no part of `uri`.
+fn keeps_uri_out<'a>(shown: Option<&str>, label: &'a str, uri: &str) -> Result<&'a str, &'static str> {
+    match shown {
+        Some(shown) if mentions_uri(shown, uri) => Err("holds part of the uri"),
+        _ => Ok(label),
+    }
 }
 
 /// An optional field: absent is `None`; present and bad is `None` and a rejection.
