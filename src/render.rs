@@ -71,7 +71,7 @@ pub(crate) fn show(class: &Class<'_>, provenance: Provenance, stubs: &mut Stubs<
         }
         Class::Unsupported { type_name } => {
             out.push_str("[unsupported result type: ");
-            push_label(out, type_name, "unnamed");
+            out.push_str(crate::text::type_label(type_name).as_deref().unwrap_or("unnamed"));
             out.push(']');
         }
     }

@@ -153,30 +153,21 @@ fn is_restricted_name(name: &str) -> bool {
             .all(|&c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&c))
 }
 
-/// Schemes of absolute URLs that need no `//`.
-const OPAQUE_SCHEMES: &[&str] = &[
-    "about",
-    "blob",
-    "data",
-    "file",
-    "ftp",
-    "http",
-    "https",
-    "javascript",
-    "magnet",
-    "mailto",
-    "news",
-    "sms",
-    "tel",
-    "urn",
-    "vbscript",
-    "ws",
-    "wss",
-];
+/// A block's unknown `type` as the agent may read it: cleaned as a label is, and only where it
+/// is then a name of at most 64 ASCII letters, digits and `_-./+` (`video/mp4`, `hologram`):
+/// no URL, no space, nothing drawn. `None` otherwise.
+pub(crate) fn type_label(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let named = push_clean_to(&mut out, raw, 65)
+        && out.len() <= 64
+        && out.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./+".contains(&b));
+    named.then_some(out)
+}
 
-/// Whether `label` holds an absolute URL anywhere: a scheme (a letter, then letters, digits, `+`, `-` or `.`; two characters at least, so that
-/// `C:\` is none) and `:` (or a full-width `：`), then `/` or `\` (full-width too); or one of
-/// [`OPAQUE_SCHEMES`] and `:` followed by anything but white space.
+/// Whether `text` holds an absolute URL anywhere, as WHATWG's URL standard reads one: a scheme
+/// (a letter, then letters, digits, `+`, `-` or `.`; two characters at least, so that `C:\` is
+/// none), `:` (or a full-width `：`), and anything but white space after it. `x-https://…`,
+/// `data:…`, `mailto:…` and `report.pdfdata:…` are all URLs; `Time: 10am` is none.
 pub(crate) fn holds_absolute_url(text: &str) -> bool {
     let is_scheme = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
     for (colon, c) in text.char_indices() {
@@ -197,11 +188,7 @@ pub(crate) fn holds_absolute_url(text: &str) -> bool {
             continue;
         }
         let after = &text[colon + c.len_utf8()..];
-        let next = after.chars().next();
-        let url = matches!(next, Some('/' | '\\' | '\u{FF0F}' | '\u{FF3C}'))
-            || (next.is_some_and(|n| !n.is_whitespace())
-                && OPAQUE_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme)));
-        if url {
+        if after.chars().next().is_some_and(|n| !n.is_whitespace()) {
             return true;
         }
     }
@@ -456,6 +443,8 @@ mod tests {
             "https\u{FF1A}\u{FF0F}\u{FF0F}h.example",
             "h\u{200B}ttps://h.example",
             "12https://x",
+            "report.pdfdata:text/plain,hi",
+            "note:x",
         ] {
             assert_eq!(clean_label(url), None, "{url:?}");
         }
@@ -464,7 +453,8 @@ mod tests {
             "C:\\report.txt",
             "a::b",
             "ratio 3:4",
-            "note:x",
+            "at 10:30",
+            "x:",
             "q3.pdf",
             "key=value",
         ] {

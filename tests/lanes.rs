@@ -102,10 +102,14 @@ fn a_bad_or_unknown_block_costs_its_siblings_nothing() {
     assert_eq!(blocks[5].as_text(), Some("after"));
     let view = script_of(&message);
     assert_eq!(view["content"][0], json!({"type": "text", "text": "before"}));
+    // A content array's items are blocks on the script lane too: their markers, as on history.
     assert_eq!(
         view["content"][2],
-        json!({"type": "hologram", "frames": [1, 2, 3]}),
-        "not a block type: left as it is"
+        json!({"type": "text", "text": "[unsupported result type: hologram]"})
+    );
+    assert_eq!(
+        view["content"][3],
+        json!({"type": "text", "text": "[unrecognized content block: block is not an object]"})
     );
     assert_eq!(view["content"][5], json!({"type": "text", "text": "after"}));
 }

@@ -24,5 +24,7 @@ mod prompt_roles_passed_through;
 mod provider_shapes_the_apis_refuse;
 #[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]
 mod resource_contents_without_string_text_leaked_uris;
+#[path = "regression/script_lane_copied_what_the_others_mark.rs"]
+mod script_lane_copied_what_the_others_mark;
 #[path = "regression/script_lane_leaked_read_resource_uris.rs"]
 mod script_lane_leaked_read_resource_uris;

@@ -13,7 +13,7 @@ pub(crate) mod kinds;
 pub(crate) use kinds::ObjectKeys;
 
 use crate::json::as_u53;
-use crate::text::{base64_decoded_len, clean_label, mentions_uri, mime_label};
+use crate::text::{base64_decoded_len, clean_label, mentions_uri, mime_label, type_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.
@@ -137,9 +137,9 @@ impl Class<'_> {
             }),
             Class::Withheld { kind } => json!({"kind": kind.as_str()}),
             Class::Invalid { type_name, reason } => {
-                json!({"type": label(*type_name), "reason": reason})
+                json!({"type": type_name.and_then(type_label), "reason": reason})
             }
-            Class::Unsupported { type_name } => json!({"type": label(Some(type_name))}),
+            Class::Unsupported { type_name } => json!({"type": type_label(type_name)}),
         };
         if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
             out.extend(fields);
@@ -155,7 +155,7 @@ impl Class<'_> {
             Class::Invalid { reason, .. } => vec![format!("invalid block: {reason}")],
             Class::Unsupported { type_name } => vec![format!(
                 "unsupported block type: {}",
-                clean_label(type_name).unwrap_or_default()
+                type_label(type_name).as_deref().unwrap_or("unnamed")
             )],
             Class::Withheld { kind } => vec![format!(
                 "{} block withheld: inline data claims a bulk disposition",
@@ -372,7 +372,13 @@ pub fn classify_block<'a>(block: &'a Block<'_>) -> Class<'a> {
             type_name: type_name.as_deref(),
             reason,
         },
-        BlockKind::Unknown { type_name, .. } => Class::Unsupported { type_name },
+        BlockKind::Unknown { type_name, raw } => Class::Unsupported {
+            type_name: if unknown_type_repeats_uri(type_name, raw) {
+                ""
+            } else {
+                type_name
+            },
+        },
     }
 }
 
@@ -605,6 +611,19 @@ fn reference<'a>(
         disposition,
         rejected,
     })
+}
+
+/// Whether an unknown block's type, as it would be shown, holds part of the block's own `uri`
+/// (its raw JSON read for it): such a type is shown as unnamed.
+fn unknown_type_repeats_uri(type_name: &str, raw: &str) -> bool {
+    let Some(shown) = crate::text::type_label(type_name) else {
+        return false;
+    };
+    let block = serde_json::from_str::<Value>(raw).unwrap_or(Value::Null);
+    block
+        .get("uri")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| mentions_uri(&shown, uri))
 }
 
 /// `label` as it came, where what is shown of it (`shown`) holds no part of `uri`.

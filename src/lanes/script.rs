@@ -1,7 +1,7 @@
 //! The script lane: a code-execution script's structured result, walked at any depth.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
@@ -89,6 +89,8 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
             provenance: Provenance::ScriptResult,
             media: Some(target),
             stubs: RefCell::new(stubs),
+            next: Cell::new(Object::Top),
+            content_is_blocks: true,
         };
         transcode_all(bytes, lane)
     })
@@ -107,6 +109,8 @@ pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance:
         provenance,
         media: None,
         stubs: RefCell::new(after.following()),
+        next: Cell::new(Object::Other),
+        content_is_blocks: false,
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     let text = transcode(json.as_bytes(), &lane);
@@ -134,6 +138,10 @@ fn transcode_all(bytes: &[u8], lane: Lane<'_>) -> Result<Option<String>, Error> 
 fn transcode(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
     let mut reader = Reader::new(bytes);
     let mut out = String::with_capacity(bytes.len().min(1 << 20));
+    // Only an object at the top is a JSON-RPC message.
+    if reader.peek()? != Peek::Object {
+        lane.next.set(Object::Other);
+    }
     transcode_value(&mut reader, &mut out, lane, true)?;
     reader.finish()?;
     Ok(out)
@@ -226,6 +234,7 @@ impl Keys<'_> {
 }
 
 fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+    let this = lane.next.replace(Object::Other);
     let start_in = r.position();
     let start_mark = r.mark();
     // Most blocks name their type first: read it as one, once.
@@ -245,9 +254,9 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
             }
             Some(false) => {
                 let start_out = out.len();
-                if copy_object(r, out, lane, true, false)? == Copied::Repeated {
+                if copy_object(r, out, lane, true, false, this)? == Copied::Repeated {
                     cut(out, start_out, lane);
-                    return copy_last_wins(r, start_mark, out, lane);
+                    return copy_last_wins(r, start_mark, out, lane, this);
                 }
                 return Ok(());
             }
@@ -275,11 +284,11 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
         }
     }
     let start_out = out.len();
-    let (shape, skipped) = match copy_object(r, out, lane, false, first_type)? {
+    let (shape, skipped) = match copy_object(r, out, lane, false, first_type, this)? {
         Copied::Shape(shape, skipped) => (shape, skipped),
         Copied::Repeated => {
             cut(out, start_out, lane);
-            return copy_last_wins(r, start_mark, out, lane);
+            return copy_last_wins(r, start_mark, out, lane, this);
         }
     };
     if shape == Shape::Plain {
@@ -292,6 +301,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
                 lane,
                 true,
                 first_type,
+                this,
             )?;
         }
         return Ok(());
@@ -308,9 +318,15 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
 
 /// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
 /// ends past it.
-fn copy_last_wins(r: &mut Reader<'_>, start: Mark, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
+fn copy_last_wins(
+    r: &mut Reader<'_>,
+    start: Mark,
+    out: &mut String,
+    lane: &Lane<'_>,
+    this: Object,
+) -> Result<(), Error> {
     r.rewind(start);
-    copy_object_last_wins(r, out, lane)
+    copy_object_last_wins(r, out, lane, this)
 }
 
 /// Writes a block as the lane shows it, in the neutral JSON `script` gives (keys in its
@@ -396,6 +412,7 @@ fn copy_object(
     lane: &Lane<'_>,
     copy_all: bool,
     first_type: bool,
+    this: Object,
 ) -> Result<Copied, Error> {
     let mut keys = Keys::default();
     let mut names = KeySet::default();
@@ -408,6 +425,10 @@ fn copy_object(
             return Ok(Copied::Repeated);
         }
         let name = key_name(&key);
+        if this.hides(&name) {
+            r.skip()?;
+            continue;
+        }
         let is_string = r.peek()? == Peek::String;
         out_key(out, &mut first, &key);
         match &*name {
@@ -420,7 +441,7 @@ fn copy_object(
             _ => keys.saw(&name),
         }
         if copy_all || keys.shape() == Shape::Plain {
-            transcode_value(r, out, lane, first_type)?;
+            transcode_member(&name, r, out, lane, first_type, this)?;
         } else {
             r.skip()?;
             skipped = true;
@@ -436,7 +457,7 @@ fn copy_object(
 /// Shows an object with a repeated key as `serde_json` reads it: each key once, at its first
 /// place (as JavaScript's and Python's JSON keep it), with its last value; a block where its
 /// keys make one. Two passes: the first finds each key's last value, the second copies them.
-fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
+fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, this: Object) -> Result<(), Error> {
     let start = r.mark();
     let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
     let mut seq = r.object()?;
@@ -465,10 +486,10 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) 
         Shape::Plain => {
             out.push('{');
             let mut first = true;
-            for (key, _, mark) in &members {
+            for (key, name, mark) in members.iter().filter(|(_, name, _)| !this.hides(name)) {
                 out_key(out, &mut first, key);
                 r.rewind(*mark);
-                transcode_value(r, out, lane, true)?;
+                transcode_member(name, r, out, lane, true, this)?;
             }
             out.push('}');
         }
@@ -483,6 +504,58 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) 
     }
     r.rewind(end);
     Ok(())
+}
+
+/// Where an object stands, for what of it the model may read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Object {
+    /// The top of what the script lane shows: a JSON-RPC message, where it is one.
+    Top,
+    /// The `error` of the top object: its `data` is the server's, not for the model.
+    Error,
+    /// Any other.
+    Other,
+}
+
+impl Object {
+    /// Whether a member of this object is left out: `_meta`, metadata for the host, on every
+    /// object; an error's `data`.
+    fn hides(self, name: &[u8]) -> bool {
+        name == b"_meta" || (self == Object::Error && name == b"data")
+    }
+}
+
+/// Copies the value of an object's member `name` (the object no block), every block in it
+/// replaced: on the script lane, every item of a `content` array is a block whatever its
+/// type (an unknown type, or no object, shows its marker), as a message's are on every lane.
+fn transcode_member(
+    name: &[u8],
+    r: &mut Reader<'_>,
+    out: &mut String,
+    lane: &Lane<'_>,
+    first_type: bool,
+    this: Object,
+) -> Result<(), Error> {
+    match (name, r.peek()?) {
+        (b"content", Peek::Array) if lane.content_is_blocks => {
+            let mut items = r.array()?;
+            out.push('[');
+            let mut first = true;
+            while r.next_element(&mut items)? {
+                if !std::mem::take(&mut first) {
+                    out.push(',');
+                }
+                write_shown(out, &read_block(r)?, lane);
+            }
+            out.push(']');
+            Ok(())
+        }
+        (b"error", Peek::Object) if this == Object::Top => {
+            lane.next.set(Object::Error);
+            transcode_value(r, out, lane, first_type)
+        }
+        _ => transcode_value(r, out, lane, first_type),
+    }
 }
 
 fn out_key(out: &mut String, first: &mut bool, key: &RawStr<'_>) {
@@ -515,6 +588,13 @@ struct Lane<'r> {
     /// takes back is never registered. Those of the block being shown are at their places in
     /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
+    /// What the next object the walk meets is: the top of a message, the `error` of one, or
+    /// any other; taken by that object.
+    next: Cell<Object>,
+    /// Whether the objects of a `content` array are blocks whatever their type, as a
+    /// message's are (a script's result holds tool results); not in a tool's own
+    /// `structuredContent`, whose data is its own.
+    content_is_blocks: bool,
 }
 
 /// What a block is on this walk: its `convert` output, or, where media is shown as its
