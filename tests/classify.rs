@@ -260,19 +260,22 @@ fn bad_optional_reference_fields_are_dropped_and_recorded() {
         "sizeBytes": -1, "digest": "md5:abc", "disposition": "inline"
     });
     let r = reference(&r_json);
+    let long_expiry = "x".repeat(65);
     assert_eq!(
-        (r.name, r.mime_type, r.expires_at, r.size_bytes, r.digest, r.disposition),
-        (None, None, None, None, None, None)
+        (r.name, r.mime_type, r.size_bytes, r.disposition),
+        (None, None, None, None)
     );
+    // The safety fields are kept as claimed, so that a fetch refuses them.
+    assert_eq!((r.expires_at, r.digest), (Some(long_expiry.as_str()), Some("md5:abc")));
     let rejected: Vec<_> = r.rejected.iter().map(|f| (f.field, f.reason)).collect();
     assert_eq!(
         rejected,
         [
             ("name", "exceeds schema maximum"),
             ("mimeType", "not a string"),
-            ("expiresAt", "exceeds schema maximum"),
+            ("expiresAt", "exceeds schema maximum: a fetch is refused"),
             ("sizeBytes", "not an integer from 0 to 2^53-1"),
-            ("digest", "not sha256: and 43 base64url characters"),
+            ("digest", "not sha256: and 43 base64url characters: a fetch is refused"),
             ("disposition", "not never or ref"),
         ]
     );

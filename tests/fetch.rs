@@ -1142,3 +1142,61 @@ fn every_content_encoding_line_counts() {
         assert_eq!(got, outcome, "{head:?}");
     }
 }
+
+/// A safety field the crate cannot read refuses the fetch before anything is read: the record
+/// keeps the claim in whatever shape it came.
+#[test]
+fn a_safety_field_that_cannot_be_read_refuses_the_fetch() {
+    let good = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(b"hello"));
+    let hex: String = sha2::Sha256::digest(b"hello")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let fetch = |extra: serde_json::Value| {
+        let mut block = json!({"type": "resource", "uri": "data:text/plain;base64,aGVsbG8=", "name": "n"});
+        for (k, v) in extra.as_object().unwrap() {
+            block[k] = v.clone();
+        }
+        let (registry, id) = registered(&block);
+        let record = registry.lookup(&id).unwrap();
+        (
+            Fetcher::new(FetchPolicy::new().allow_scheme("data")).fetch(&registry, &id),
+            record,
+        )
+    };
+    let (ok, _) = fetch(json!({"digest": format!("sha256:{good}")}));
+    assert!(ok.unwrap().verified().digest_verified);
+    for digest in [
+        json!(format!("sha256:{good}=")),
+        json!(format!("SHA256:{good}")),
+        json!(format!("sha-256:{good}")),
+        json!(format!("sha512:{good}")),
+        json!(hex),
+        json!(format!("sha256:{}", &good[..42])),
+        json!(format!("sha256:{good}A")),
+        json!("sha256:"),
+        json!(""),
+        json!(12),
+        json!(true),
+        json!(["sha256:x"]),
+    ] {
+        let (outcome, record) = fetch(json!({"digest": digest}));
+        assert_eq!(outcome.unwrap_err(), Refusal::BadDigest, "{digest}");
+        assert!(record.digest.is_some(), "the claim is kept: {digest}");
+    }
+    let (ok, _) = fetch(json!({"digest": null}));
+    assert!(!ok.unwrap().verified().digest_verified, "null is no claim");
+    for expiry in [
+        json!(format!("2999-01-01T00:00:00.{}Z", "0".repeat(60))),
+        json!(4_102_444_800u64),
+        json!({"at": "2999-01-01T00:00:00Z"}),
+        json!("tomorrow"),
+        json!(""),
+    ] {
+        let (outcome, record) = fetch(json!({"expiresAt": expiry}));
+        assert_eq!(outcome.unwrap_err(), Refusal::BadExpiry, "{expiry}");
+        assert!(record.expires_at.is_some(), "the claim is kept: {expiry}");
+    }
+    let (ok, _) = fetch(json!({"expiresAt": "2999-01-01T00:00:00Z"}));
+    assert!(ok.is_ok());
+}

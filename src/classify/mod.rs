@@ -253,13 +253,16 @@ pub struct Reference<'a> {
     /// `sizeBytes` (`size` on a `resource_link`): an integer from 0 to 2^53−1, as claimed by
     /// the server.
     pub size_bytes: Option<u64>,
-    /// `expiresAt`, at most 64 characters.
+    /// `expiresAt` as claimed, in whatever shape (RFC 3339 in at most 64 characters, or
+    /// anything else: a fetch refuses what it cannot read).
     pub expires_at: Option<&'a str>,
-    /// `digest`: `sha256:` and 43 base64url characters.
+    /// `digest` as claimed, in whatever shape (`sha256:` and 43 base64url characters, or
+    /// anything else: a fetch refuses what it cannot check).
     pub digest: Option<&'a str>,
     /// `disposition`.
     pub disposition: Option<Disposition>,
-    /// Optional fields that were present but bad, and so dropped.
+    /// Optional fields that were present but bad: dropped, but for the safety fields
+    /// (`digest`, `expiresAt`), which are kept as claimed so that a fetch refuses them.
     pub rejected: Vec<RejectedField>,
 }
 
@@ -581,17 +584,21 @@ fn reference<'a>(
     let mime_type = optional(&mut rejected, "mimeType", fields.mime_type.as_ref(), |v| {
         bounded(v, MIME_MAX_CHARS).and_then(|mime| keeps_uri_out(mime_label(mime).as_deref(), mime, uri))
     });
-    let expires_at = optional(&mut rejected, "expiresAt", fields.expires_at.as_ref(), |v| {
-        bounded(v, EXPIRES_MAX_CHARS)
+    // The two safety fields are kept as claimed whatever their shape, so that a fetch refuses
+    // what it cannot check rather than go ahead unchecked.
+    let expires_at = safety_claim(&mut rejected, "expiresAt", fields.expires_at.as_ref(), |v| {
+        (!longer_than(v, EXPIRES_MAX_CHARS))
+            .then_some(())
+            .ok_or("exceeds schema maximum: a fetch is refused")
     });
     let size_bytes = optional(&mut rejected, size_field, fields.size_bytes.as_ref(), |v| match v {
         Scalar::Number(n) => as_u53(n).ok_or("not an integer from 0 to 2^53-1"),
         _ => Err("not an integer from 0 to 2^53-1"),
     });
-    let digest = optional(&mut rejected, "digest", fields.digest.as_ref(), |v| {
-        v.as_str()
-            .filter(|d| is_sha256_digest(d))
-            .ok_or("not sha256: and 43 base64url characters")
+    let digest = safety_claim(&mut rejected, "digest", fields.digest.as_ref(), |v| {
+        is_sha256_digest(v)
+            .then_some(())
+            .ok_or("not sha256: and 43 base64url characters: a fetch is refused")
     });
     let disposition = optional(&mut rejected, "disposition", fields.disposition.as_ref(), |v| {
         match v.as_str() {
@@ -632,6 +639,40 @@ fn keeps_uri_out<'a>(shown: Option<&str>, label: &'a str, uri: &str) -> Result<&
         Some(shown) if mentions_uri(shown, uri) => Err("holds part of the uri"),
         _ => Ok(label),
     }
+}
+
+/// The longest a safety claim is kept, in characters: longer is no claim this crate can check
+/// in any case, and the record stays small.
+const CLAIM_MAX_CHARS: usize = 256;
+
+/// A safety field (`digest`, `expiresAt`): absent or `null` is `None`; any other value is kept
+/// as claimed (a string cut at [`CLAIM_MAX_CHARS`] characters, a number as written, `true`,
+/// `false`, `[array or object]`), with a rejection where `check` fails on it or it is no
+/// string, so that a fetch refuses it.
+fn safety_claim<'a>(
+    rejected: &mut Vec<RejectedField>,
+    field: &'static str,
+    value: Option<&'a Scalar<'a>>,
+    check: impl FnOnce(&str) -> Result<(), &'static str>,
+) -> Option<&'a str> {
+    let claim: &'a str = match value? {
+        Scalar::Null => return None,
+        Scalar::Str(s) => s.char_indices().nth(CLAIM_MAX_CHARS).map_or(&**s, |(at, _)| &s[..at]),
+        Scalar::Number(n) => n,
+        Scalar::Bool(true) => "true",
+        Scalar::Bool(false) => "false",
+        _ => "[array or object]",
+    };
+    let string = matches!(value, Some(Scalar::Str(_)));
+    let checked = if string {
+        check(claim)
+    } else {
+        Err("not a string: a fetch is refused")
+    };
+    if let Err(reason) = checked {
+        rejected.push(RejectedField { field, reason });
+    }
+    Some(claim)
 }
 
 /// An optional field: absent is `None`; present and bad is `None` and a rejection.

@@ -223,8 +223,9 @@ impl FetchPolicy {
         Ok(())
     }
 
-    /// Refuses, whatever the transport, a record that claims more bytes than the ceiling, or
-    /// whose `expiresAt` is past or no RFC 3339 date-time.
+    /// Refuses, whatever the transport, a record that claims more bytes than the ceiling,
+    /// whose `digest` is none this crate can check (`sha256:` and 43 base64url characters), or
+    /// whose `expiresAt` is past, or no RFC 3339 date-time of at most 64 characters.
     pub fn check_claims(&self, record: &ReferenceRecord) -> Result<(), Refusal> {
         if let Some(claimed) = record.size_bytes.filter(|&size| size > self.max_bytes) {
             return Err(Refusal::OverCeiling {
@@ -232,8 +233,14 @@ impl FetchPolicy {
                 claimed: Some(claimed),
             });
         }
+        if let Some(digest) = &record.digest {
+            if !super::verify::is_checkable_digest(digest) {
+                return Err(Refusal::BadDigest);
+            }
+        }
         if let Some(expires_at) = &record.expires_at {
-            let Some(expiry) = parse_rfc3339(expires_at) else {
+            let readable = expires_at.chars().count() <= 64;
+            let Some(expiry) = parse_rfc3339(expires_at).filter(|_| readable) else {
                 return Err(Refusal::BadExpiry);
             };
             let now = self.now.unwrap_or_else(SystemTime::now);

@@ -217,12 +217,23 @@ impl Verifier {
 /// Whether `bytes` have the SHA-256 `digest` names. A digest of another algorithm, or that is
 /// no base64url of 32 bytes, is refused: it cannot be checked, so nothing is presented.
 fn digest_matches(digest: &str, bytes: &[u8]) -> Result<bool, Refusal> {
-    let expected = digest
+    let expected = expected_digest(digest).ok_or(Refusal::BadDigest)?;
+    Ok(Sha256::digest(bytes).as_slice() == expected.as_slice())
+}
+
+/// The 32 bytes `digest` names: `sha256:` and exactly 43 base64url characters, unpadded.
+fn expected_digest(digest: &str) -> Option<Vec<u8>> {
+    digest
         .strip_prefix("sha256:")
+        .filter(|b64| b64.len() == 43)
         .and_then(|b64| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(b64).ok())
         .filter(|d| d.len() == 32)
-        .ok_or(Refusal::BadDigest)?;
-    Ok(Sha256::digest(bytes).as_slice() == expected.as_slice())
+}
+
+/// Whether `digest` is one this crate can check (RFC-005's `sha256:` and 43 base64url
+/// characters): any other refuses a fetch before anything is dialed.
+pub(crate) fn is_checkable_digest(digest: &str) -> bool {
+    expected_digest(digest).is_some()
 }
 
 /// What the bytes are: their magic number's type; else the claimed type where the bytes can

@@ -34,7 +34,10 @@ fn an_unknown_block_in_a_content_array_shows_its_marker() {
         json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"content": [{"type": "hologram", "uri": "https://h.example/x?token=SECRET1"}]}}),
     ] {
         let text = script_view(&message).to_string();
-        assert!(!text.contains("SECRET1") && text.contains("[unsupported result type: hologram]"), "{text}");
+        assert!(
+            !text.contains("SECRET1") && text.contains("[unsupported result type: hologram]"),
+            "{text}"
+        );
     }
 }
 
@@ -43,7 +46,10 @@ fn meta_and_an_errors_data_never_reach_the_model() {
     let result = json!({"content": [{"type": "text", "text": "hi", "_meta": {"k": "SECRET2"}}],
         "_meta": {"progressToken": "SECRET3"}, "rows": [{"_meta": "SECRET4", "n": 1}]});
     let view = script_view(&result);
-    assert_eq!(view, json!({"content": [{"type": "text", "text": "hi"}], "rows": [{"n": 1}]}));
+    assert_eq!(
+        view,
+        json!({"content": [{"type": "text", "text": "hi"}], "rows": [{"n": 1}]})
+    );
     let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "it failed",
         "data": {"stack": "SECRET5", "uri": "https://h.example/?token=SECRET6"}, "_meta": {"k": "SECRET7"}}});
     assert_eq!(
