@@ -1148,10 +1148,11 @@ fn every_content_encoding_line_counts() {
 #[test]
 fn a_safety_field_that_cannot_be_read_refuses_the_fetch() {
     let good = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(b"hello"));
-    let hex: String = sha2::Sha256::digest(b"hello")
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = sha2::Sha256::digest(b"hello").iter().fold(String::new(), |mut out, b| {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{b:02x}");
+        out
+    });
     let fetch = |extra: serde_json::Value| {
         let mut block = json!({"type": "resource", "uri": "data:text/plain;base64,aGVsbG8=", "name": "n"});
         for (k, v) in extra.as_object().unwrap() {
