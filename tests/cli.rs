@@ -339,6 +339,32 @@ fn on_a_terminal_control_characters_are_shown_escaped_and_piped_they_are_as_read
     let shown = String::from_utf8_lossy(&tty.stdout).replace('\r', "");
     assert_eq!(shown, "a\\x1b[2K\\x1b]52;c;SGVsbG8=\\x07b\\x9bc\\u{202e}d\n");
     assert!(!tty.stdout.contains(&0x1b), "no escape byte reaches the terminal");
+    // The JSON lanes stay JSON on a terminal, and the same JSON: JSON's own escapes.
+    for lane in ["blocks", "script", "tool-result", "prompt", "classify"] {
+        let piped = Command::new(BIN).arg(lane).arg(&file).output().unwrap();
+        let command = format!("{BIN} {lane} {}", file.display());
+        let tty = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .unwrap();
+        let shown = String::from_utf8_lossy(&tty.stdout).replace('\r', "");
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{9b}') && !shown.contains('\u{202e}'),
+            "{lane}: {shown}"
+        );
+        let read = |text: &str| -> Vec<serde_json::Value> {
+            serde_json::Deserializer::from_str(text)
+                .into_iter()
+                .map(|v| v.unwrap())
+                .collect()
+        };
+        assert_eq!(
+            read(&shown),
+            read(&String::from_utf8(piped.stdout).unwrap()),
+            "{lane}: {shown}"
+        );
+        assert!(shown.contains("\\u202e") || shown.contains("chars"), "{lane}: {shown}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

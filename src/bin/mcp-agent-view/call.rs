@@ -156,6 +156,12 @@ impl ResourceReader for Connected<'_> {
     }
 }
 
+/// Whether the command prints JSON: every lane but history's plain text, and JSON whenever
+/// it fetches references.
+pub(crate) fn prints_json(args: &CallArgs) -> bool {
+    args.fetch_references || !matches!(args.lane, Some(LaneArg::History))
+}
+
 fn lane_of<'a>(ask: &'a Ask, args: &'a CallArgs) -> Show<'a> {
     let lane = args.lane.unwrap_or(match ask {
         Ask::Tool { .. } => LaneArg::ToolResult,

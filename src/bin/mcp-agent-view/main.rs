@@ -174,14 +174,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
-            return match output::write_stdout(e.render().to_string().as_bytes()) {
+            return match output::write_stdout(e.render().to_string().as_bytes(), false) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(&e),
             };
         }
         Err(e) => return fail(&one_line(&e.to_string())),
     };
-    match run(&cli.command).and_then(|out| output::write_stdout(out.as_bytes())) {
+    let json = prints_json(&cli.command);
+    match run(&cli.command).and_then(|out| output::write_stdout(out.as_bytes(), json)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => fail(&message),
     }
@@ -204,6 +205,16 @@ fn one_line(message: &str) -> String {
         .join(" ")
         .trim_start_matches("error: ")
         .to_owned()
+}
+
+/// Whether `command` prints JSON (every lane but history's plain text).
+fn prints_json(command: &Command) -> bool {
+    match command {
+        Command::History { .. } => false,
+        #[cfg(feature = "call")]
+        Command::Call(args) => call::prints_json(args),
+        _ => true,
+    }
 }
 
 fn run(command: &Command) -> Result<String, String> {

@@ -8,14 +8,22 @@ use std::io::Write as _;
 /// is an error naming it.
 ///
 /// Where standard output is a terminal, every control character of the text but line breaks
-/// and tabs is shown escaped (`\x1b`), not executed: a server's text could otherwise erase
-/// lines, set the window title or write the clipboard (OSC 52). Piped or redirected, the
-/// output is byte for byte what the model reads.
-pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+/// and tabs is shown escaped, not executed: a server's text could otherwise erase lines, set
+/// the window title or write the clipboard (OSC 52). Plain text (`json` false) shows them as
+/// `\x1b` and `\u{202e}`; JSON as JSON's own escapes (`\u001b`, `\u202e`), so that what is
+/// shown is still JSON, and the same JSON. Piped or redirected, the output is byte for byte
+/// what the model reads.
+pub(crate) fn write_stdout(bytes: &[u8], json: bool) -> Result<(), String> {
     use std::io::IsTerminal as _;
     let mut stdout = std::io::stdout().lock();
     let shown = if stdout.is_terminal() {
-        std::borrow::Cow::Owned(escape_controls(&String::from_utf8_lossy(bytes)).into_bytes())
+        let text = String::from_utf8_lossy(bytes);
+        let escaped = if json {
+            escape_json_controls(&text)
+        } else {
+            escape_controls(&text)
+        };
+        std::borrow::Cow::Owned(escaped.into_bytes())
     } else {
         std::borrow::Cow::Borrowed(bytes)
     };
@@ -35,13 +43,35 @@ pub(crate) fn escape_controls(text: &str) -> String {
             c if c.is_control() => {
                 let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
-            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+            c if is_bidi_control(c) => {
                 let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// JSON `text` with every control character but `\n` and `\t` (which JSON writers leave only
+/// between tokens) and every bidi control written as a JSON escape, `\u001b`, `\u202e`. Such
+/// a character can only stand inside a string, where the escape means the same character:
+/// the JSON read back is the same.
+pub(crate) fn escape_json_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() || is_bidi_control(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Writes `text` to standard error, if it can: where it cannot, there is nowhere left to say
