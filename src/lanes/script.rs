@@ -613,20 +613,29 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
 /// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
 /// object whose one key is `content`, an array of as many content blocks as the result has.
 /// Such structured content is not shown again.
+///
+/// Read without building a tree: any other key, or a `content` item that is no object with a
+/// string block `type`, ends the reading at once.
 pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
-    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(structured) else {
-        return false;
-    };
-    let Some(Value::Array(items)) = fields.get("content") else {
-        return false;
-    };
-    fields.len() == 1
-        && items.len() == blocks
-        && items.iter().all(|item| {
-            item.get("type")
-                .and_then(Value::as_str)
-                .is_some_and(crate::classify::is_block_type)
-        })
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct OnlyContent<'a> {
+        #[serde(borrow)]
+        content: Vec<Typed<'a>>,
+    }
+    /// An item's `type`; its other fields are skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "type", borrow)]
+        type_name: Cow<'a, str>,
+    }
+    serde_json::from_str::<OnlyContent<'_>>(structured).is_ok_and(|only| {
+        only.content.len() == blocks
+            && only
+                .content
+                .iter()
+                .all(|item| crate::classify::is_block_type(&item.type_name))
+    })
 }
 
 /// What the model reads of a tool result beside its blocks, on every lane: the

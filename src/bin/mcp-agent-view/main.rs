@@ -277,7 +277,9 @@ pub(crate) fn show_with(
             .map(|json| json + "\n")
             .map_err(|e| e.to_string());
     }
-    let message = Message::parse(bytes).map_err(|e| e.to_string())?;
+    // Only the lanes that answer one call read the decoded message; the others read the bytes
+    // in one pass, and a decoded copy beside them would only cost memory.
+    let message = || Message::parse(bytes).map_err(|e| e.to_string());
     match how {
         Show::History { budget: Some(0) } => Ok(String::new()),
         Show::History { budget } => {
@@ -299,6 +301,7 @@ pub(crate) fn show_with(
         }
         Show::ToolResult { name, id, target } => {
             let target = Target::for_provider(*target);
+            let message = message()?;
             let result = tool_result(&message, name, id, registry, &target);
             let held = Target::neutral().blocks_json(&result.held_for_user);
             let messages = target.tool_results_json(std::slice::from_ref(&result));
@@ -306,10 +309,12 @@ pub(crate) fn show_with(
         }
         Show::Prompt { target } => {
             let target = Target::for_provider(*target);
+            let message = message()?;
             let messages = prompt_messages(&message, registry, &target);
             pretty(&Value::Array(target.messages_json(&messages)))
         }
         Show::Classify | Show::Script { .. } => {
+            let message = message()?;
             let mut out = String::new();
             for (index, block) in message.blocks().enumerate() {
                 let mut summary = classify_block(block).summary();
