@@ -2,6 +2,8 @@
 
 mod common;
 
+#[path = "regression/a_second_content_encoding_was_ignored.rs"]
+mod a_second_content_encoding_was_ignored;
 #[path = "regression/containers_lost_their_blocks.rs"]
 mod containers_lost_their_blocks;
 #[path = "regression/embedded_resource_read_as_reference.rs"]
@@ -12,19 +14,35 @@ mod example_clients_dropped_non_text_blocks;
 mod example_clients_ended_on_a_protocol_error;
 #[path = "regression/example_clients_sent_empty_structured_only_results.rs"]
 mod example_clients_sent_empty_structured_only_results;
+#[path = "regression/file_references_read_anything.rs"]
+mod file_references_read_anything;
 #[path = "regression/history_lane_ignored_what_tool_results_honour.rs"]
 mod history_lane_ignored_what_tool_results_honour;
+#[path = "regression/labels_carried_the_uri.rs"]
+mod labels_carried_the_uri;
 #[path = "regression/labels_forged_stub_lines.rs"]
 mod labels_forged_stub_lines;
+#[path = "regression/labels_kept_invisible_and_lookalike_characters.rs"]
+mod labels_kept_invisible_and_lookalike_characters;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
 #[path = "regression/prompt_roles_passed_through.rs"]
 mod prompt_roles_passed_through;
 #[path = "regression/provider_shapes_the_apis_refuse.rs"]
 mod provider_shapes_the_apis_refuse;
+#[path = "regression/refusals_echoed_the_scheme.rs"]
+mod refusals_echoed_the_scheme;
 #[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]
 mod resource_contents_without_string_text_leaked_uris;
+#[path = "regression/saving_followed_a_planted_link.rs"]
+mod saving_followed_a_planted_link;
 #[path = "regression/script_lane_copied_what_the_others_mark.rs"]
 mod script_lane_copied_what_the_others_mark;
 #[path = "regression/script_lane_leaked_read_resource_uris.rs"]
 mod script_lane_leaked_read_resource_uris;
+#[path = "regression/three_ipv6_ranges_judged_public.rs"]
+mod three_ipv6_ranges_judged_public;
+#[path = "regression/unreadable_safety_fields_were_dropped.rs"]
+mod unreadable_safety_fields_were_dropped;
+#[path = "regression/utf16_text_sniffed_as_mp3.rs"]
+mod utf16_text_sniffed_as_mp3;
