@@ -76,7 +76,27 @@ fn ids(text: &str) -> usize {
 fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
     let count = message.blocks().count();
     for block in message.blocks() {
-        let _ = classify_block(block).summary();
+        let class = classify_block(block);
+        let summary = class.summary().to_string();
+        if class.is_text() {
+            continue;
+        }
+        // What stands for a block that is no text is the crate's own line: one line, no URL
+        // from a label, and for a reference one stub whose labels repeat no part of its uri.
+        let shown = history(block, &ReferenceRegistry::with_seed(0), &HistoryOptions::default()).unwrap();
+        assert!(!shown.contains('\n'), "one line a block: {shown:?}");
+        assert!(!shown.contains("://") && !summary.contains("://"), "a URL in {shown:?} / {summary}");
+        if let mcp_agent_view::Class::Reference(reference) = &class {
+            assert_eq!(shown.matches("[ref_").count(), 1, "one stub: {shown:?}");
+            assert!(shown.matches(" \u{2014} ").count() <= 3, "a stub's own separators only: {shown:?}");
+            let uri = reference.uri.to_ascii_lowercase();
+            let query = uri.split_once('?').map_or("", |(_, q)| q.split('#').next().unwrap_or(""));
+            let fragment = uri.split_once('#').map_or("", |(_, f)| f);
+            let lower = shown.to_ascii_lowercase();
+            for part in [uri.as_str(), query, fragment].into_iter().filter(|p| p.chars().count() >= 8) {
+                assert!(!lower.contains(part), "{part:?} of the uri in {shown:?}");
+            }
+        }
     }
     for budget in [None, Some(40)] {
         let _ = history(message, registry, &HistoryOptions { budget, ..HistoryOptions::default() }).unwrap();

@@ -1,7 +1,8 @@
 //! Bytes → the script lane, for every target, on both paths: `script_json` over the bytes,
 //! and `parse_json` + `script_view`. Nothing may panic; what `script_json` writes is JSON;
 //! both paths read the bytes or neither does; where both do and no reference is shown, they
-//! show the same JSON; the registry holds a record for each id shown and no other.
+//! show the same JSON; the registry holds a record for each id shown and no other; no object
+//! shown has a `_meta`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,6 +16,7 @@ fuzz_target!(|bytes: &[u8]| {
         assert_eq!(from_bytes.is_ok(), value.is_ok(), "both paths read the bytes, or neither");
         let (Ok(json), Ok(value)) = (from_bytes, value) else { continue };
         let written = parse_json(json.as_bytes()).unwrap_or_else(|e| panic!("script_json wrote no JSON ({e}): {json}"));
+        assert!(!has_meta(&written), "_meta never reaches the model: {json}");
         let shown = json.matches("[ref_").count();
         assert!(registry.len() <= shown, "a record for each stub shown, and no other");
         let from_value = serde_json::from_str::<serde_json::Value>(&script(&value, &ReferenceRegistry::with_seed(0), &target).unwrap()).unwrap();
@@ -23,3 +25,12 @@ fuzz_target!(|bytes: &[u8]| {
         }
     }
 });
+
+/// Whether any object in `value` has a `_meta` key.
+fn has_meta(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(fields) => fields.contains_key("_meta") || fields.values().any(has_meta),
+        serde_json::Value::Array(items) => items.iter().any(has_meta),
+        _ => false,
+    }
+}
