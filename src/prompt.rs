@@ -1,7 +1,7 @@
 //! A `GetPromptResult` as the messages the model reads.
 
 use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::lanes::agent::{convert_block, AgentBlock};
 use crate::lanes::convert::convert_message;
@@ -95,15 +95,15 @@ fn claimed_role(role: Option<&Role<'_>>) -> AgentBlock<'static> {
 impl<'a> AgentMessage<'a> {
     /// The message as a model may read it: a role other than `user` or `assistant` (where a
     /// host built one) becomes `user`, the marker first.
-    pub(crate) fn as_sent(&self) -> AgentMessage<'a> {
+    pub(crate) fn as_sent(&self) -> std::borrow::Cow<'_, AgentMessage<'a>> {
         match &self.role {
-            Role::User | Role::Assistant => self.clone(),
-            other => AgentMessage {
+            Role::User | Role::Assistant => std::borrow::Cow::Borrowed(self),
+            other => std::borrow::Cow::Owned(AgentMessage {
                 role: Role::User,
                 content: std::iter::once(claimed_role(Some(other)))
                     .chain(self.content.iter().cloned())
                     .collect(),
-            },
+            }),
         }
     }
 }
@@ -112,14 +112,17 @@ impl AgentMessage<'_> {
     /// The message in the crate's neutral JSON.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let sent = self.as_sent();
-        let content: Vec<Value> = sent.content.iter().map(AgentBlock::to_json).collect();
-        json!({"role": sent.role.as_str(), "content": content})
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
 impl Serialize for AgentMessage<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(serializer)
+        use serde::ser::SerializeMap as _;
+        let sent = self.as_sent();
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("content", &sent.content)?;
+        map.serialize_entry("role", sent.role.as_str())?;
+        map.end()
     }
 }

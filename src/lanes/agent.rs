@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
 use crate::reference::{ReferenceRegistry, Stubs};
@@ -80,12 +80,7 @@ impl<'a> AgentBlock<'a> {
     /// The block in the crate's neutral JSON.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        match self {
-            AgentBlock::Text { text } => json!({"type": "text", "text": text}),
-            AgentBlock::Image { mime_type, data } => media_json("image", mime_type, data),
-            AgentBlock::Audio { mime_type, data } => media_json("audio", mime_type, data),
-            AgentBlock::Document { mime_type, data } => media_json("document", mime_type, data),
-        }
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
     /// The text of a text block.
@@ -98,13 +93,9 @@ impl<'a> AgentBlock<'a> {
     }
 }
 
-fn media_json(kind: &str, mime_type: &str, data: &str) -> Value {
-    json!({"type": kind, "mimeType": mime_type, "data": data})
-}
-
 impl Serialize for AgentBlock<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(serializer)
+        crate::target::neutral_block(self).serialize(serializer)
     }
 }
 

@@ -1,47 +1,52 @@
 //! Anthropic Messages: text, image and document blocks; audio is not accepted, so it goes as its
 //! marker.
 
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 
+use super::shape::{object, Items};
+use super::text_of;
 use crate::lanes::agent::AgentBlock;
-use crate::prompt::AgentMessage;
 use crate::tool_result::AgentToolResult;
 
-use super::text_of;
+struct Block<'a>(&'a AgentBlock<'a>);
 
-pub(super) fn blocks(blocks: &[AgentBlock<'_>]) -> Value {
-    Value::Array(blocks.iter().map(block).collect())
-}
-
-fn block(block: &AgentBlock<'_>) -> Value {
-    let base64 = |kind: &str, mime_type: &str, data: &str| json!({"type": kind, "source": {"type": "base64", "media_type": mime_type, "data": data}});
-    match block {
-        AgentBlock::Image { mime_type, data } => base64("image", mime_type, data),
-        AgentBlock::Document { mime_type, data } => base64("document", mime_type, data),
-        AgentBlock::Audio { .. } => json!({"type": "text", "text": text_of(block, None)}),
-        other => other.to_json(),
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Source<'a>(&'a str, &'a str);
+        impl Serialize for Source<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                object!(s, "data" => self.1, "media_type" => self.0, "type" => "base64")
+            }
+        }
+        match self.0 {
+            AgentBlock::Text { text } => object!(s, "text" => text, "type" => "text"),
+            AgentBlock::Image { mime_type, data } => object!(s, "source" => Source(mime_type, data), "type" => "image"),
+            AgentBlock::Document { mime_type, data } => {
+                object!(s, "source" => Source(mime_type, data), "type" => "document")
+            }
+            AgentBlock::Audio { .. } => object!(s, "text" => text_of(self.0, None), "type" => "text"),
+        }
     }
 }
 
-/// One `tool_result` block.
-fn tool_result(result: &AgentToolResult<'_>) -> Value {
-    json!({
-        "type": "tool_result",
-        "tool_use_id": result.tool_use_id,
-        "content": blocks(&result.content),
-        "is_error": result.is_error,
-    })
+pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
+    Items(move || blocks.iter().map(Block))
 }
 
 /// One `user` message holding every `tool_result` block of the turn.
-pub(super) fn tool_results(results: &[AgentToolResult<'_>]) -> Vec<Value> {
-    let content: Vec<Value> = results.iter().map(tool_result).collect();
-    vec![json!({"role": "user", "content": content})]
-}
-
-pub(super) fn messages(messages: &[AgentMessage<'_>]) -> Vec<Value> {
-    messages
-        .iter()
-        .map(|m| json!({"role": m.role.as_str(), "content": blocks(&m.content)}))
-        .collect()
+pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
+    struct One<'a>(&'a AgentToolResult<'a>);
+    impl Serialize for One<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            object!(s, "content" => blocks(&self.0.content), "is_error" => self.0.is_error,
+                "tool_use_id" => self.0.tool_use_id, "type" => "tool_result")
+        }
+    }
+    struct Message<'a>(&'a [AgentToolResult<'a>]);
+    impl Serialize for Message<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            object!(s, "content" => Items(move || self.0.iter().map(One)), "role" => "user")
+        }
+    }
+    [Message(results)]
 }

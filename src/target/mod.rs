@@ -7,9 +7,16 @@ pub(crate) mod check;
 mod neutral;
 mod openai_chat;
 mod openai_responses;
+mod shape;
+
+/// A block in the crate's neutral JSON, written as it is serialized.
+pub(crate) fn neutral_block<'a>(block: &'a AgentBlock<'a>) -> impl Serialize + 'a {
+    neutral::Block(block)
+}
 
 use std::borrow::Cow;
 
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::lanes::agent::AgentBlock;
@@ -327,14 +334,20 @@ impl Target {
     /// No shape carries an empty or white-space-only text block (the providers refuse one):
     /// such a block is left out where other content remains, and where none does the content
     /// is one `[empty text]` block.
+    ///
+    /// A `Value` of [`Target::blocks_view`]; for many blocks, serialize the view itself.
     #[must_use]
     pub fn blocks_json(&self, blocks: &[AgentBlock<'_>]) -> Value {
-        let blocks = &*self.sendable(blocks, crate::render::EMPTY_TEXT);
-        match self.provider {
-            Provider::Neutral => neutral::blocks(blocks),
-            Provider::Anthropic => anthropic::blocks(blocks),
-            Provider::OpenAiChat => openai_chat::user_parts(blocks),
-            Provider::OpenAiResponses => openai_responses::items(blocks, self),
+        to_value(&self.blocks_view(blocks))
+    }
+
+    /// [`Target::blocks_json`] as a value to serialize (`serde_json::to_writer`, …): the
+    /// same JSON, written as it goes, with no `Value` built for any block.
+    #[must_use]
+    pub fn blocks_view<'s>(&'s self, blocks: &'s [AgentBlock<'s>]) -> Shaped<'s> {
+        Shaped {
+            target: self,
+            what: What::Blocks(self.sendable(blocks, crate::render::EMPTY_TEXT)),
         }
     }
 
@@ -347,9 +360,21 @@ impl Target {
     /// No result carries an empty or white-space-only text block: such a block is left out
     /// where other content remains, and a result left with none reads
     /// `[tool returned no content]`.
+    ///
+    /// A `Vec` of [`Target::tool_results_view`]'s items; for many blocks, serialize the view.
     #[must_use]
     pub fn tool_results_json(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
-        let results: Cow<'_, [AgentToolResult<'_>]> = if results
+        match to_value(&self.tool_results_view(results)) {
+            Value::Array(items) => items,
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`Target::tool_results_json`] as a value to serialize: the same JSON array, written as
+    /// it goes.
+    #[must_use]
+    pub fn tool_results_view<'s>(&'s self, results: &'s [AgentToolResult<'s>]) -> Shaped<'s> {
+        let results: Cow<'s, [AgentToolResult<'s>]> = if results
             .iter()
             .all(|r| !r.content.iter().any(|b| is_blank(b) || self.refuses(b).is_some()))
         {
@@ -365,37 +390,115 @@ impl Target {
                     .collect(),
             )
         };
-        let results = &*results;
-        match self.provider {
-            Provider::Neutral => neutral::tool_results(results),
-            Provider::Anthropic => anthropic::tool_results(results),
-            Provider::OpenAiChat => openai_chat::tool_results(results),
-            Provider::OpenAiResponses => openai_responses::tool_results(results, self),
+        Shaped {
+            target: self,
+            what: What::ToolResults(results),
         }
     }
 
     /// Prompt messages in the provider's message shape.
     ///
     /// As in [`Target::blocks_json`], no message carries an empty or white-space-only text
-    /// block.
+    /// block; and a message is `user` or `assistant`, whatever role it claimed.
     #[must_use]
     pub fn messages_json(&self, messages: &[AgentMessage<'_>]) -> Vec<Value> {
-        let messages: Vec<AgentMessage<'_>> = messages
-            .iter()
-            .map(AgentMessage::as_sent)
-            .map(|m| AgentMessage {
-                content: self.sendable(&m.content, crate::render::EMPTY_TEXT).into_owned(),
-                role: m.role,
-            })
-            .collect();
-        let messages = &messages;
-        match self.provider {
-            Provider::Neutral => messages.iter().map(AgentMessage::to_json).collect(),
-            Provider::Anthropic => anthropic::messages(messages),
-            Provider::OpenAiChat => openai_messages(messages, &|b| openai_chat::user_parts(b)),
-            Provider::OpenAiResponses => openai_messages(messages, &|b| openai_responses::items(b, self)),
+        match to_value(&self.messages_view(messages)) {
+            Value::Array(items) => items,
+            _ => Vec::new(),
         }
     }
+
+    /// [`Target::messages_json`] as a value to serialize: the same JSON array, written as it
+    /// goes.
+    #[must_use]
+    pub fn messages_view<'s>(&'s self, messages: &'s [AgentMessage<'s>]) -> Shaped<'s> {
+        Shaped {
+            target: self,
+            what: What::Messages(messages),
+        }
+    }
+}
+
+/// A provider's JSON for blocks, tool results or prompt messages, written as it is serialized
+/// (with `serde_json::to_writer`, `to_string`, …): nothing is built per block, so memory stays
+/// with what was read however many blocks there are. [`Target::blocks_view`],
+/// [`Target::tool_results_view`] and [`Target::messages_view`] make one.
+pub struct Shaped<'s> {
+    target: &'s Target,
+    what: What<'s>,
+}
+
+enum What<'s> {
+    Blocks(Cow<'s, [AgentBlock<'s>]>),
+    ToolResults(Cow<'s, [AgentToolResult<'s>]>),
+    Messages(&'s [AgentMessage<'s>]),
+}
+
+impl Serialize for Shaped<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let target = self.target;
+        match &self.what {
+            What::Blocks(blocks) => match target.provider {
+                Provider::Neutral => neutral::blocks(blocks).serialize(s),
+                Provider::Anthropic => anthropic::blocks(blocks).serialize(s),
+                Provider::OpenAiChat => openai_chat::user_parts(blocks).serialize(s),
+                Provider::OpenAiResponses => openai_responses::items(blocks, target).serialize(s),
+            },
+            What::ToolResults(results) => match target.provider {
+                Provider::Neutral => neutral::tool_results(results).serialize(s),
+                Provider::Anthropic => anthropic::tool_results(results).serialize(s),
+                Provider::OpenAiChat => openai_chat::tool_results(results).serialize(s),
+                Provider::OpenAiResponses => openai_responses::tool_results(results, target).serialize(s),
+            },
+            What::Messages(messages) => {
+                use serde::ser::SerializeSeq as _;
+                let mut seq = s.serialize_seq(Some(messages.len()))?;
+                for message in *messages {
+                    let sent = message.as_sent();
+                    let content = target.sendable(&sent.content, crate::render::EMPTY_TEXT);
+                    seq.serialize_element(&MessageOut {
+                        role: &sent.role,
+                        content: &content,
+                        target,
+                    })?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// One prompt message in the provider's shape: OpenAI's non-user messages take text only,
+/// media as its marker.
+struct MessageOut<'x> {
+    role: &'x crate::wire::Role<'x>,
+    content: &'x [AgentBlock<'x>],
+    target: &'x Target,
+}
+
+impl Serialize for MessageOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use shape::object;
+        let (role, content) = (self.role.as_str(), self.content);
+        let user = matches!(self.role, crate::wire::Role::User);
+        match self.target.provider {
+            Provider::Neutral => object!(s, "content" => neutral::blocks(content), "role" => role),
+            Provider::Anthropic => object!(s, "content" => anthropic::blocks(content), "role" => role),
+            Provider::OpenAiChat if user => object!(s, "content" => openai_chat::user_parts(content), "role" => role),
+            Provider::OpenAiResponses if user => {
+                object!(s, "content" => openai_responses::items(content, self.target), "role" => role)
+            }
+            Provider::OpenAiChat | Provider::OpenAiResponses => {
+                object!(s, "content" => text_only(content), "role" => role)
+            }
+        }
+    }
+}
+
+/// A view as a `Value`; the views write only strings, numbers, booleans, arrays and objects
+/// with string keys, which a `Value` always holds.
+fn to_value(view: &impl Serialize) -> Value {
+    serde_json::to_value(view).unwrap_or(Value::Null)
 }
 
 /// The text a block reads as where only text is taken: its text, or its media marker with the
@@ -408,18 +511,6 @@ fn text_of(block: &AgentBlock<'_>, note: Option<&str>) -> String {
         AgentBlock::Document { mime_type, data } => ("file", mime_type, data),
     };
     crate::render::media_text(label, mime_type, data, note)
-}
-
-/// Messages in an OpenAI shape: a `user` message takes every block as `user_content` shapes
-/// it; any other role takes text only, media as its marker.
-fn openai_messages(messages: &[AgentMessage<'_>], user_content: &dyn Fn(&[AgentBlock<'_>]) -> Value) -> Vec<Value> {
-    messages
-        .iter()
-        .map(|m| match m.role {
-            crate::wire::Role::User => serde_json::json!({"role": "user", "content": user_content(&m.content)}),
-            _ => serde_json::json!({"role": m.role.as_str(), "content": text_only(&m.content)}),
-        })
-        .collect()
 }
 
 /// Blocks as one text, for a message that takes text only: media as markers, one a line.
@@ -504,11 +595,6 @@ impl Target {
         }
         Cow::Owned(kept)
     }
-}
-
-/// `data:<mime>;base64,<data>`, for the OpenAI shapes.
-fn data_url(mime_type: &str, data: &str) -> String {
-    format!("data:{mime_type};base64,{data}")
 }
 
 /// The file name OpenAI's file parts want; a document's own name could carry its uri, so none

@@ -1,25 +1,38 @@
 //! The crate's own neutral JSON.
 
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 
+use super::shape::{object, Items};
 use crate::lanes::agent::AgentBlock;
 use crate::tool_result::AgentToolResult;
 
-pub(super) fn blocks(blocks: &[AgentBlock<'_>]) -> Value {
-    Value::Array(blocks.iter().map(AgentBlock::to_json).collect())
+/// One block: `{"text","type"}` or `{"data","mimeType","type"}`.
+pub(crate) struct Block<'a>(pub(crate) &'a AgentBlock<'a>);
+
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (kind, mime_type, data) = match self.0 {
+            AgentBlock::Text { text } => return object!(s, "text" => text, "type" => "text"),
+            AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
+            AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
+            AgentBlock::Document { mime_type, data } => ("document", mime_type, data),
+        };
+        object!(s, "data" => data, "mimeType" => mime_type, "type" => kind)
+    }
 }
 
-/// `{"type":"tool_result","toolUseId":…,"isError":…,"content":[…]}` per result.
-pub(super) fn tool_results(results: &[AgentToolResult<'_>]) -> Vec<Value> {
-    results
-        .iter()
-        .map(|r| {
-            json!({
-                "type": "tool_result",
-                "toolUseId": r.tool_use_id,
-                "isError": r.is_error,
-                "content": blocks(&r.content),
-            })
-        })
-        .collect()
+pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
+    Items(move || blocks.iter().map(Block))
+}
+
+/// `{"content":[…],"isError":…,"toolUseId":…,"type":"tool_result"}` per result.
+pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
+    struct One<'a>(&'a AgentToolResult<'a>);
+    impl Serialize for One<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            object!(s, "content" => blocks(&self.0.content), "isError" => self.0.is_error,
+                "toolUseId" => self.0.tool_use_id, "type" => "tool_result")
+        }
+    }
+    Items(move || results.iter().map(One))
 }

@@ -14,7 +14,6 @@ use mcp_agent_view::{
     classify_block, convert, history, prompt_messages, script, tool_result, HistoryOptions, Message, Provenance,
     Provider, ReferenceRegistry, Target,
 };
-use serde_json::Value;
 
 /// Shows what an AI agent reads when content arrives from an MCP server.
 ///
@@ -266,11 +265,6 @@ pub(crate) fn show_with(
     registry: &ReferenceRegistry,
 ) -> Result<String, String> {
     let provenance = |default| options.provenance.unwrap_or(default);
-    let pretty = |v: &Value| {
-        serde_json::to_string_pretty(v)
-            .map(|s| s + "\n")
-            .map_err(|e| e.to_string())
-    };
     if let Show::Script { target } = how {
         // As written, in the input's own order: what a script would be handed.
         return script(bytes, registry, &Target::for_provider(*target))
@@ -297,21 +291,22 @@ pub(crate) fn show_with(
             let blocks = convert(bytes, provenance(Provenance::PushEvent), registry, &target)
                 .map_err(|e| e.to_string())?
                 .content;
-            pretty(&target.blocks_json(&blocks))
+            pretty(&target.blocks_view(&blocks))
         }
         Show::ToolResult { name, id, target } => {
             let target = Target::for_provider(*target);
             let message = message()?;
             let result = tool_result(&message, name, id, registry, &target);
-            let held = Target::neutral().blocks_json(&result.held_for_user);
-            let messages = target.tool_results_json(std::slice::from_ref(&result));
-            pretty(&serde_json::json!({"messages": messages, "heldForUser": held}))
+            let neutral = Target::neutral();
+            let held = neutral.blocks_view(&result.held_for_user);
+            let messages = target.tool_results_view(std::slice::from_ref(&result));
+            pretty(&ToolResultOut { held, messages })
         }
         Show::Prompt { target } => {
             let target = Target::for_provider(*target);
             let message = message()?;
             let messages = prompt_messages(&message, registry, &target);
-            pretty(&Value::Array(target.messages_json(&messages)))
+            pretty(&target.messages_view(&messages))
         }
         Show::Classify | Show::Script { .. } => {
             let message = message()?;
@@ -325,6 +320,21 @@ pub(crate) fn show_with(
             Ok(out)
         }
     }
+}
+
+/// JSON text, pretty, from a lane's view as it goes: no `Value` of the output is built.
+fn pretty(v: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
+}
+
+/// What the `tool-result` lane prints.
+#[derive(serde::Serialize)]
+struct ToolResultOut<'s> {
+    #[serde(rename = "heldForUser")]
+    held: mcp_agent_view::target::Shaped<'s>,
+    messages: mcp_agent_view::target::Shaped<'s>,
 }
 
 pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
