@@ -1257,7 +1257,10 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
 
     fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
-        let content = std::mem::take(&mut self.blocks);
+        let mut content = std::mem::take(&mut self.blocks);
+        // A message of one block would otherwise keep room for four: memory linear in the
+        // input, not in four blocks a message.
+        content.shrink_to_fit();
         self.messages.push(PromptMessage { role, content });
     }
 }
