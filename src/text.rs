@@ -196,16 +196,14 @@ pub(crate) fn holds_absolute_url(text: &str) -> bool {
 }
 
 /// Whether a cleaned `label` holds `uri`, or any part of it a credential may be in: the uri
-/// itself, its userinfo, query or fragment whole, each of their
-/// `&`/`;`-separated pairs, and each name or value of three characters or more in them, as
-/// written or percent-decoded. Compared without regard to ASCII case.
+/// itself, its userinfo, query or fragment whole, each of their `&`/`;`-separated pairs, and
+/// each name or value of three characters or more in them, as written or percent-decoded.
+/// Compared without regard to ASCII case.
 pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
-    let label = label.to_ascii_lowercase();
     let holds = |part: &str| {
-        !part.is_empty() && {
-            let part = part.to_ascii_lowercase();
-            label.contains(&part) || percent_decoded(&part).is_some_and(|d| !d.is_empty() && label.contains(&d))
-        }
+        !part.is_empty()
+            && (contains_ignoring_case(label, part)
+                || percent_decoded(part).is_some_and(|d| !d.is_empty() && contains_ignoring_case(label, &d)))
     };
     if holds(uri) {
         return true;
@@ -220,12 +218,22 @@ pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
     [query, fragment, userinfo].iter().any(|whole| {
         holds(whole)
             || whole.split(['&', ';']).any(|pair| {
-                holds(pair)
-                    || pair
-                        .split(['=', ':'])
-                        .any(|atom| atom.chars().count() >= 3 && holds(atom))
+                holds(pair) || pair.split(['=', ':']).any(|atom| atom.chars().count() >= 3 && holds(atom))
             })
     })
+}
+
+/// Whether a label of `label_len` bytes may mention `uri` at all: where the uri has no
+/// userinfo, query or fragment, only by holding it whole, so only where it is as long. Lets the
+/// commonest case (a link named by its file) pass without cleaning the label.
+pub(crate) fn may_mention_uri(label_len: usize, uri: &str) -> bool {
+    uri.contains(['?', '#', '@', '%']) || label_len + 3 >= uri.len()
+}
+
+/// Whether `haystack` holds `needle`, ASCII case aside, without allocating.
+fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// `text` with its `%XX` escapes decoded, where that changes it and gives UTF-8.
@@ -253,7 +261,7 @@ fn percent_decoded(text: &str) -> Option<String> {
             }
         }
     }
-    String::from_utf8(out).ok().map(|d| d.to_ascii_lowercase())
+    String::from_utf8(out).ok()
 }
 
 /// Appends `raw` with every character judged as [`clean_label`] says, cut at `max`
@@ -361,6 +369,11 @@ mod tests {
             ("[x]", Some("(x)")),
             ("[[", Some("((")),
             ("]]", Some("))")),
+            ("{{", Some("((")),
+            ("}}", Some("))")),
+            ("a{b}c", Some("a(b)c")),
+            ("\u{7f}\u{7f}", None),
+            ("", None),
             ("a\u{7f}\u{7f}b", Some("ab")),
             ("\u{1}\u{1}x", Some("x")),
             ("\u{1}\u{2}", None),
@@ -493,6 +506,44 @@ mod tests {
         let long = format!("a/{}", "b".repeat(127));
         assert_eq!(mime_label(&long).as_deref(), Some(long.as_str()));
         assert_eq!(mime_label(&format!("a/{}", "b".repeat(128))), None);
+    }
+
+    #[test]
+    fn a_long_label_is_cut_whatever_path_it_takes() {
+        let plain = "x".repeat(200);
+        let cut = format!("{}…", "x".repeat(LABEL_MAX_CHARS - 1));
+        assert_eq!(clean_label(&plain).as_deref(), Some(cut.as_str()));
+        assert_eq!(clean_label(&"x".repeat(LABEL_MAX_CHARS)).as_deref(), Some("x".repeat(LABEL_MAX_CHARS).as_str()));
+        assert_eq!(clean_label(&format!("\u{200B}{plain}")).as_deref(), Some(cut.as_str()));
+    }
+
+    #[test]
+    fn a_media_type_of_two_whole_restricted_names_is_never_cut() {
+        // 127 characters either side of the slash, and a character cleaning takes out: read
+        // whole, so shown whole.
+        let long = format!("{}/{}", "a".repeat(127), "b".repeat(127));
+        let with_invisible = format!("{}\u{200B}/{}", "a".repeat(127), "b".repeat(127));
+        assert_eq!(mime_label(&with_invisible).as_deref(), Some(long.as_str()));
+    }
+
+    #[test]
+    fn an_unknown_type_shows_only_as_a_plain_name() {
+        for (raw, shown) in [
+            ("hologram", Some("hologram")),
+            ("video/mp4", Some("video/mp4")),
+            ("x_y-z.1+2", Some("x_y-z.1+2")),
+            ("video/\u{202E}evil\u{7}", Some("video/evil")),
+            ("a b", None),
+            ("https://h.example/x", None),
+            ("画像", None),
+            ("[ref_x]", None),
+            ("", None),
+        ] {
+            assert_eq!(type_label(raw).as_deref(), shown, "{raw:?}");
+        }
+        assert_eq!(type_label(&"t".repeat(64)).as_deref(), Some("t".repeat(64).as_str()));
+        assert_eq!(type_label(&"t".repeat(65)), None);
+        assert_eq!(type_label(&"t".repeat(500)), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub(crate) mod kinds;
 pub(crate) use kinds::ObjectKeys;
 
 use crate::json::as_u53;
-use crate::text::{base64_decoded_len, clean_label, mentions_uri, mime_label, type_label};
+use crate::text::{base64_decoded_len, clean_label, may_mention_uri, mentions_uri, mime_label, type_label};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.
@@ -450,7 +450,9 @@ fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
         embedded
             .uri
             .as_deref()
-            .is_none_or(|uri| mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri)))
+            .is_none_or(|uri| {
+                !may_mention_uri(mime.len(), uri) || mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri))
+            })
     });
     match &embedded.contents {
         Contents::Text(text) => Class::EmbeddedText {
@@ -579,10 +581,22 @@ fn reference<'a>(
     // A label that repeats the uri, or any part of it a credential may be in, would carry it
     // to the model beside the stub that keeps it away.
     let name = optional(&mut rejected, "name", fields.name.as_ref(), |v| {
-        bounded(v, NAME_MAX_CHARS).and_then(|name| keeps_uri_out(clean_label(name).as_deref(), name, uri))
+        bounded(v, NAME_MAX_CHARS).and_then(|name| {
+            if may_mention_uri(name.len(), uri) {
+                keeps_uri_out(clean_label(name).as_deref(), name, uri)
+            } else {
+                Ok(name)
+            }
+        })
     });
     let mime_type = optional(&mut rejected, "mimeType", fields.mime_type.as_ref(), |v| {
-        bounded(v, MIME_MAX_CHARS).and_then(|mime| keeps_uri_out(mime_label(mime).as_deref(), mime, uri))
+        bounded(v, MIME_MAX_CHARS).and_then(|mime| {
+            if may_mention_uri(mime.len(), uri) {
+                keeps_uri_out(mime_label(mime).as_deref(), mime, uri)
+            } else {
+                Ok(mime)
+            }
+        })
     });
     // The two safety fields are kept as claimed whatever their shape, so that a fetch refuses
     // what it cannot check rather than go ahead unchecked.
@@ -623,6 +637,10 @@ fn reference<'a>(
 /// Whether an unknown block's type, as it would be shown, holds part of the block's own `uri`
 /// (its raw JSON read for it): such a type is shown as unnamed.
 fn unknown_type_repeats_uri(type_name: &str, raw: &str) -> bool {
+    // Most unknown blocks have no uri at all.
+    if memchr::memmem::find(raw.as_bytes(), b"uri").is_none() {
+        return false;
+    }
     let Some(shown) = crate::text::type_label(type_name) else {
         return false;
     };
