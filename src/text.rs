@@ -218,7 +218,10 @@ pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
     [query, fragment, userinfo].iter().any(|whole| {
         holds(whole)
             || whole.split(['&', ';']).any(|pair| {
-                holds(pair) || pair.split(['=', ':']).any(|atom| atom.chars().count() >= 3 && holds(atom))
+                holds(pair)
+                    || pair
+                        .split(['=', ':'])
+                        .any(|atom| atom.chars().count() >= 3 && holds(atom))
             })
     })
 }
@@ -267,10 +270,26 @@ fn percent_decoded(text: &str) -> Option<String> {
 /// Appends `raw` with every character judged as [`clean_label`] says, cut at `max`
 /// characters; `false`, and nothing appended, where nothing is left.
 pub(crate) fn push_clean_to(out: &mut String, raw: &str, max: usize) -> bool {
-    // Most labels are short printable ASCII with no bracket and no space at either end: as
-    // they are. Every byte looked at, without an early exit, so that the compiler checks many
-    // at once.
-    let plain = raw.len() <= max
+    if is_plain(raw, max) {
+        out.push_str(raw);
+        return true;
+    }
+    push_cleaned(out, raw, max)
+}
+
+/// A label as [`clean_label`] gives it, borrowed where cleaning leaves it as it is.
+pub(crate) fn cleaned_label(raw: &str) -> Option<Cow<'_, str>> {
+    if is_plain(raw, LABEL_MAX_CHARS) {
+        return (!holds_absolute_url(raw)).then_some(Cow::Borrowed(raw));
+    }
+    clean_label(raw).map(Cow::Owned)
+}
+
+/// Whether cleaning leaves `raw` as it is: most labels are short printable ASCII with no
+/// bracket and no space at either end.
+fn is_plain(raw: &str, max: usize) -> bool {
+    // Every byte looked at, without an early exit, so that the compiler checks many at once.
+    raw.len() <= max
         && !raw.is_empty()
         // Printable ASCII but the brackets `[ ] { }`: told as bits, so that the compiler checks
         // many bytes at once.
@@ -283,11 +302,11 @@ pub(crate) fn push_clean_to(out: &mut String, raw: &str, max: usize) -> bool {
                 | u8::from(b == b'}')
         }) == 0
         && !raw.starts_with(' ')
-        && !raw.ends_with(' ');
-    if plain {
-        out.push_str(raw);
-        return true;
-    }
+        && !raw.ends_with(' ')
+}
+
+/// [`push_clean_to`] character by character.
+fn push_cleaned(out: &mut String, raw: &str, max: usize) -> bool {
     let start = out.len();
     let mut kept = 0usize;
     let mut cut = false;
@@ -513,7 +532,10 @@ mod tests {
         let plain = "x".repeat(200);
         let cut = format!("{}…", "x".repeat(LABEL_MAX_CHARS - 1));
         assert_eq!(clean_label(&plain).as_deref(), Some(cut.as_str()));
-        assert_eq!(clean_label(&"x".repeat(LABEL_MAX_CHARS)).as_deref(), Some("x".repeat(LABEL_MAX_CHARS).as_str()));
+        assert_eq!(
+            clean_label(&"x".repeat(LABEL_MAX_CHARS)).as_deref(),
+            Some("x".repeat(LABEL_MAX_CHARS).as_str())
+        );
         assert_eq!(clean_label(&format!("\u{200B}{plain}")).as_deref(), Some(cut.as_str()));
     }
 

@@ -13,7 +13,9 @@ pub(crate) mod kinds;
 pub(crate) use kinds::ObjectKeys;
 
 use crate::json::as_u53;
-use crate::text::{base64_decoded_len, clean_label, may_mention_uri, mentions_uri, mime_label, type_label};
+use crate::text::{
+    base64_decoded_len, clean_label, cleaned_label, may_mention_uri, mentions_uri, mime_label, type_label,
+};
 use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
 
 /// What a block is for the agent.
@@ -447,12 +449,9 @@ fn data_url<'a>(data: &'a [u8], declared: Option<&'a str>) -> Option<(&'a str, &
 fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
     // A media type that repeats part of the resource's uri is no type to show.
     let declared = embedded.mime_type.as_deref().filter(|mime| {
-        embedded
-            .uri
-            .as_deref()
-            .is_none_or(|uri| {
-                !may_mention_uri(mime.len(), uri) || mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri))
-            })
+        embedded.uri.as_deref().is_none_or(|uri| {
+            !may_mention_uri(mime.len(), uri) || mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri))
+        })
     });
     match &embedded.contents {
         Contents::Text(text) => Class::EmbeddedText {
@@ -583,7 +582,7 @@ fn reference<'a>(
     let name = optional(&mut rejected, "name", fields.name.as_ref(), |v| {
         bounded(v, NAME_MAX_CHARS).and_then(|name| {
             if may_mention_uri(name.len(), uri) {
-                keeps_uri_out(clean_label(name).as_deref(), name, uri)
+                keeps_uri_out(cleaned_label(name).as_deref(), name, uri)
             } else {
                 Ok(name)
             }
