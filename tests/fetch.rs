@@ -986,6 +986,8 @@ fn files_are_read_only_under_the_directory_the_host_names() {
         .unwrap()
         .success());
     let under = || FetchPolicy::new().allow_files_under(&shared);
+    assert_eq!(under().files_allowed_under(), Some(shared.as_path()));
+    assert_eq!(FetchPolicy::new().files_allowed_under(), None);
 
     assert_eq!(fetch_file(under(), &shared.join("notes.txt")).unwrap(), b"under");
     let outside = Refusal::File("the file is not under the directory the host allows");

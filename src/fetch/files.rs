@@ -80,3 +80,28 @@ fn same_file_on_a_plain_filesystem(real: &Path, opened: &std::fs::Metadata) -> R
 fn same_file_on_a_plain_filesystem(_: &Path, _: &std::fs::Metadata) -> Result<(), Refusal> {
     Ok(())
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// The second line of defence, alone: a file other than the one the path names, and a file
+    /// on the kernel's own filesystems, are refused even where the path passed every check.
+    #[test]
+    fn the_opened_file_must_be_the_paths_and_on_a_plain_filesystem() {
+        let dir = std::env::temp_dir().join(format!("mav-files-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::fs::write(&a, "a").unwrap();
+        std::fs::write(&b, "b").unwrap();
+        let meta = |p: &Path| File::open(p).unwrap().metadata().unwrap();
+        assert_eq!(same_file_on_a_plain_filesystem(&a, &meta(&a)), Ok(()));
+        assert_eq!(same_file_on_a_plain_filesystem(&a, &meta(&b)), Err(OUTSIDE));
+        let status = Path::new("/proc/self/status");
+        if status.exists() {
+            assert_eq!(same_file_on_a_plain_filesystem(status, &meta(status)), Err(SYSTEM));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
