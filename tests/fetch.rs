@@ -1203,3 +1203,20 @@ fn a_safety_field_that_cannot_be_read_refuses_the_fetch() {
     let (ok, _) = fetch(json!({"expiresAt": "2999-01-01T00:00:00Z"}));
     assert!(ok.is_ok());
 }
+
+/// A redirect within the origin that adds a user name alone (no password) carries userinfo
+/// all the same: refused, and nothing more is asked of the server.
+#[cfg(feature = "http")]
+#[test]
+fn a_redirect_adding_a_user_name_alone_is_refused() {
+    let (origin, count, _) = serve(|_, port, _| {
+        Some(format!("HTTP/1.1 302 Found\r\nLocation: http://u@127.0.0.1:{port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+    });
+    let (registry, id) = link_registry(&format!("{origin}/a"));
+    let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+    assert_eq!(
+        Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
+        Refusal::Userinfo
+    );
+    assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
