@@ -239,13 +239,16 @@ fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
     n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
-/// `text` with its `%XX` escapes decoded, where that changes it and gives UTF-8.
+/// `text` with its `%XX` escapes decoded, where it has a `%` and gives UTF-8.
 fn percent_decoded(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return None;
-    }
+    text.contains('%')
+        .then(|| String::from_utf8(percent_decode(text.as_bytes())).ok())
+        .flatten()
+}
+
+/// `bytes` with every `%XX` escape decoded; a `%` that starts none is kept.
+pub(crate) fn percent_decode(bytes: &[u8]) -> Vec<u8> {
     let hex = |b: u8| char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok());
-    let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -264,7 +267,7 @@ fn percent_decoded(text: &str) -> Option<String> {
             }
         }
     }
-    String::from_utf8(out).ok()
+    out
 }
 
 /// Appends `raw` with every character judged as [`clean_label`] says, cut at `max`

@@ -505,7 +505,7 @@ fn decode_data_url(url: &str) -> Option<(Vec<u8>, Option<String>)> {
         .filter(|s| s.eq_ignore_ascii_case("data:"))
         .map(|_| &url[5..])?;
     let (meta, payload) = rest.split_once(',')?;
-    let payload: Vec<u8> = percent_decode(payload.as_bytes());
+    let payload: Vec<u8> = crate::text::percent_decode(payload.as_bytes());
     let (media, base64) = match meta.len().checked_sub(7).and_then(|at| meta.get(at..)) {
         Some(tail) if tail.eq_ignore_ascii_case(";base64") => (&meta[..meta.len() - 7], true),
         _ => (meta, false),
@@ -517,29 +517,6 @@ fn decode_data_url(url: &str) -> Option<(Vec<u8>, Option<String>)> {
     };
     let media = if media.is_empty() { "text/plain" } else { media };
     Some((bytes, Some(media.to_owned())))
-}
-
-fn percent_decode(bytes: &[u8]) -> Vec<u8> {
-    let hex = |b: u8| char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok());
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push(hi * 16 + lo);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
 }
 
 /// Whether a uri is one the policy's transports fetch (HTTP, data, file), not the MCP

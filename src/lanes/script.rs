@@ -155,19 +155,7 @@ fn transcode(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
 fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     match r.peek()? {
         Peek::Object => transcode_object(r, out, lane, first_type),
-        Peek::Array => {
-            let mut items = r.array()?;
-            out.push('[');
-            let mut first = true;
-            while r.next_element(&mut items)? {
-                if !std::mem::take(&mut first) {
-                    out.push(',');
-                }
-                transcode_value(r, out, lane, first_type)?;
-            }
-            out.push(']');
-            Ok(())
-        }
+        Peek::Array => copy_array(r, out, |r, out| transcode_value(r, out, lane, first_type)),
         Peek::String => {
             let raw = r.string()?;
             out_string(out, &raw);
@@ -187,6 +175,25 @@ fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_
             Ok(())
         }
     }
+}
+
+/// Copies the array at `r` to `out`, each item written by `item`.
+fn copy_array<'a>(
+    r: &mut Reader<'a>,
+    out: &mut String,
+    mut item: impl FnMut(&mut Reader<'a>, &mut String) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut items = r.array()?;
+    out.push('[');
+    let mut first = true;
+    while r.next_element(&mut items)? {
+        if !std::mem::take(&mut first) {
+            out.push(',');
+        }
+        item(r, out)?;
+    }
+    out.push(']');
+    Ok(())
 }
 
 /// An object's `type`.
@@ -537,19 +544,10 @@ fn transcode_member(
     this: Object,
 ) -> Result<(), Error> {
     match (name, r.peek()?) {
-        (b"content", Peek::Array) if lane.content_is_blocks => {
-            let mut items = r.array()?;
-            out.push('[');
-            let mut first = true;
-            while r.next_element(&mut items)? {
-                if !std::mem::take(&mut first) {
-                    out.push(',');
-                }
-                write_shown(out, &read_block(r)?, lane);
-            }
-            out.push(']');
+        (b"content", Peek::Array) if lane.content_is_blocks => copy_array(r, out, |r, out| {
+            write_shown(out, &read_block(r)?, lane);
             Ok(())
-        }
+        }),
         (b"error", Peek::Object) if this == Object::Top => {
             lane.next.set(Object::Error);
             transcode_value(r, out, lane, first_type)
