@@ -34,9 +34,12 @@ pub(super) fn open_under(root: &Path, path: &Path) -> Result<(File, u64), Refusa
     Ok((file, meta.len()))
 }
 
+/// Where procfs, sysfs and devtmpfs are mounted.
+const SYSTEM_MOUNTS: [&str; 3] = ["/proc", "/sys", "/dev"];
+
 /// Paths under the mount points of procfs, sysfs and devtmpfs.
 fn is_system_path(real: &Path) -> bool {
-    ["/proc", "/sys", "/dev"].iter().any(|p| real.starts_with(p))
+    SYSTEM_MOUNTS.iter().any(|p| real.starts_with(p))
 }
 
 #[cfg(unix)]
@@ -68,7 +71,9 @@ fn same_file_on_a_plain_filesystem(real: &Path, opened: &std::fs::Metadata) -> R
     if (now.dev(), now.ino()) != (opened.dev(), opened.ino()) {
         return Err(OUTSIDE);
     }
-    for system in ["/proc", "/sys", "/dev", "/proc/self", "/sys/kernel"] {
+    // Beside the mount points, two paths inside procfs and sysfs, in case a mount point is
+    // itself only a directory of another filesystem.
+    for system in SYSTEM_MOUNTS.iter().chain(&["/proc/self", "/sys/kernel"]) {
         if std::fs::metadata(system).is_ok_and(|m| m.dev() == opened.dev()) {
             return Err(SYSTEM);
         }
