@@ -3,12 +3,14 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::error::Error;
+use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_block, AgentBlock};
-use crate::lanes::convert::convert_message;
+use crate::lanes::convert::{convert_message, prompt_blocks, Ends, PromptBlocks};
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
 use crate::target::Target;
-use crate::wire::{Message, Role};
+use crate::wire::{json_of, Message, Role};
 
 /// One message of a prompt, as the model reads it.
 ///
@@ -28,23 +30,89 @@ pub struct AgentMessage<'a> {
 /// mapped as [`convert`](crate::convert) maps it, stubs saying `from prompt`. A message whose `content` is
 /// one block or an array is read either way.
 ///
-/// Any other message gives one `user` message with its blocks; a JSON-RPC error gives one with
-/// `[request failed: error <code>: <message>]`.
+/// `prompt` is JSON as it arrived (bytes or text, read in one pass, strings borrowed), a
+/// `serde_json::Value`, or a [`Message`] decoded before. Any other message gives one `user`
+/// message with its blocks; a JSON-RPC error gives one with
+/// `[request failed: error <code>: <message>]`. Fails only where JSON is not JSON or no MCP
+/// message.
 ///
 /// ```
-/// use mcp_agent_view::{prompt_messages, Message, ReferenceRegistry, Target};
-/// use serde_json::json;
+/// use mcp_agent_view::{prompt_messages, ReferenceRegistry, Target};
 ///
-/// let result = json!({"messages": [{"role": "user", "content": {"type": "resource",
-///     "resource": {"uri": "file:///style.md", "mimeType": "text/markdown", "text": "Use short sentences."}}}]});
-/// let message = Message::decode(&result)?;
-/// let messages = prompt_messages(&message, &ReferenceRegistry::new(), &Target::neutral());
+/// let result = br#"{"messages": [{"role": "user", "content": {"type": "resource",
+///     "resource": {"uri": "file:///style.md", "mimeType": "text/markdown", "text": "Use short sentences."}}}]}"#;
+/// let messages = prompt_messages(result, &ReferenceRegistry::new(), &Target::neutral())?;
 /// assert_eq!(messages[0].role.as_str(), "user");
 /// assert_eq!(messages[0].content[0].as_text(), Some("Use short sentences."));
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
-#[must_use]
 pub fn prompt_messages<'a>(
+    prompt: impl Input<'a>,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Result<Vec<AgentMessage<'a>>, Error> {
+    Ok(match prompt.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => messages_of(prompt_blocks(bytes, registry, target)?),
+        Source::Json(JsonSource::Value(value)) => messages_of(prompt_blocks(&json_of(value)?, registry, target)?)
+            .into_iter()
+            .map(AgentMessage::into_owned)
+            .collect(),
+        Source::Message(message) => decoded_messages(message, registry, target),
+        Source::Blocks(blocks) => vec![AgentMessage {
+            role: Role::User,
+            content: blocks
+                .iter()
+                .map(|b| convert_block(b, Provenance::Prompt, registry, target))
+                .collect(),
+        }],
+    })
+}
+
+/// The messages of a prompt's blocks: each message's blocks, a claimed role's marker first;
+/// the blocks of no prompt, one `user` message.
+///
+/// The messages are taken off the end of the blocks, last first, and the blocks' room given
+/// back as they go: the prompt is never held twice.
+fn messages_of(PromptBlocks { mut content, ends }: PromptBlocks<'_>) -> Vec<AgentMessage<'_>> {
+    let Some(Ends { at, mut claimed }) = ends else {
+        return vec![AgentMessage {
+            role: Role::User,
+            content,
+        }];
+    };
+    content.truncate(at.last().map_or(0, |&(end, _)| end as usize));
+    let mut messages = Vec::with_capacity(at.len());
+    for (n, &(_, role)) in at.iter().enumerate().rev() {
+        let start = n
+            .checked_sub(1)
+            .map_or(0, |before| at[before].0 as usize)
+            .min(content.len());
+        let message = match role {
+            0 | 1 => AgentMessage {
+                role: if role == 0 { Role::User } else { Role::Assistant },
+                content: content.split_off(start),
+            },
+            _ => {
+                let mut blocks = Vec::with_capacity(content.len() - start + 1);
+                blocks.push(claimed_role(claimed.pop().flatten().as_ref()));
+                blocks.extend(content.drain(start..));
+                AgentMessage {
+                    role: Role::User,
+                    content: blocks,
+                }
+            }
+        };
+        messages.push(message);
+        if content.capacity() > 2 * content.len() + 8 {
+            content.shrink_to_fit();
+        }
+    }
+    messages.reverse();
+    messages
+}
+
+/// [`prompt_messages`] of a decoded message.
+fn decoded_messages<'a>(
     message: &'a Message<'_>,
     registry: &ReferenceRegistry,
     target: &Target,
@@ -109,6 +177,15 @@ impl<'a> AgentMessage<'a> {
 }
 
 impl AgentMessage<'_> {
+    /// The same message, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> AgentMessage<'static> {
+        AgentMessage {
+            role: self.role.into_owned(),
+            content: self.content.into_iter().map(AgentBlock::into_owned).collect(),
+        }
+    }
+
     /// The message in the crate's neutral JSON.
     #[must_use]
     pub fn to_json(&self) -> Value {

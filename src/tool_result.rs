@@ -6,12 +6,12 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::input::Input;
 use crate::lanes::agent::AgentBlock;
-use crate::lanes::convert::{converted_blocks, Converted};
+use crate::lanes::convert::{tool_outcome, Converted, Outcome};
 use crate::reference::ReferenceRegistry;
-use crate::render::{self, Provenance};
+use crate::render;
 use crate::target::Target;
-use crate::wire::Message;
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -35,51 +35,51 @@ pub struct AgentToolResult<'a> {
 
 /// Turns the outcome of one `tools/call` into the tool result the model reads.
 ///
-/// `message` is the JSON-RPC response (`result` or `error`) or the `CallToolResult` itself;
-/// `name` is the tool's name and `tool_use_id` the id of the model's `tool_use`.
+/// `answer` is the JSON-RPC response (`result` or `error`) or the `CallToolResult` itself, as
+/// it arrived (bytes or text, read in one pass, strings borrowed), as a `serde_json::Value`,
+/// or a [`Message`](crate::Message) decoded before; `name` is the tool's name and
+/// `tool_use_id` the id of the model's `tool_use`. It never fails: whatever arrived, the model
+/// reads a result and the conversation goes on.
 ///
 /// - A JSON-RPC error gives `is_error: true` and one text block
-///   `Tool call <name> failed: <message>`: the model learns its call failed.
+///   `Tool call <name> failed: <message>`: the model learns its call failed. An answer that
+///   is not JSON, or no MCP message, gives the same, saying the answer could not be read.
 /// - `isError: true` gives `is_error: true`, with the content mapped as below.
 /// - Blocks are mapped as [`convert`](crate::convert) maps them, stubs saying `from tool result`.
 /// - A block whose `annotations.audience` is present and does not include `assistant` is held
 ///   back for the user; if that leaves the model nothing, it reads `[output displayed to user]`.
 /// - When the content left for the model holds no text block, `structuredContent` (any JSON
-///   value but `null`) is appended as compact JSON text; a content block inside it reads as its
+///   value but `null`) is appended as compact JSON text, keys in the order they arrived; a content block inside it reads as its
 ///   history text there, so no uri and no base64 reaches the model that way.
 /// - A result with nothing for the model gives one text block `[tool returned no content]`.
 ///
 /// ```
-/// use mcp_agent_view::{tool_result, Message, ReferenceRegistry, Target};
-/// use serde_json::json;
+/// use mcp_agent_view::{tool_result, ReferenceRegistry, Target};
 ///
-/// let response = json!({"jsonrpc": "2.0", "id": 4, "result": {
-///     "content": [], "structuredContent": {"temperature": 22.5, "conditions": "Sunny"}}});
-/// let message = Message::decode(&response)?;
-/// let result = tool_result(&message, "get_weather", "toolu_01", &ReferenceRegistry::new(), &Target::anthropic());
-/// assert_eq!(result.content[0].as_text(), Some(r#"{"conditions":"Sunny","temperature":22.5}"#));
+/// let response = br#"{"jsonrpc": "2.0", "id": 4, "result": {
+///     "content": [], "structuredContent": {"temperature": 22.5, "conditions": "Sunny"}}}"#;
+/// let result = tool_result(response, "get_weather", "toolu_01", &ReferenceRegistry::new(), &Target::anthropic());
+/// assert_eq!(result.content[0].as_text(), Some(r#"{"temperature":22.5,"conditions":"Sunny"}"#));
+/// assert_eq!(result.to_json()["isError"], false);
 /// assert!(!result.is_error);
-/// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 #[must_use]
 pub fn tool_result<'a>(
-    message: &'a Message<'_>,
+    answer: impl Input<'a>,
     name: &str,
     tool_use_id: &str,
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> AgentToolResult<'a> {
-    let is_error = match message {
-        Message::RpcError(error) => return tool_call_failed(name, tool_use_id, &error.message),
-        Message::ToolResult(result) => result.is_error,
-        _ => false,
-    };
-    let Converted { content, held_for_user } = converted_blocks(message, Provenance::ToolResult, registry, target);
-    AgentToolResult {
-        tool_use_id: tool_use_id.to_owned(),
-        content,
-        is_error,
-        held_for_user,
+    match tool_outcome(answer, registry, target) {
+        Ok(Outcome::Result(Converted { content, held_for_user }, is_error)) => AgentToolResult {
+            tool_use_id: tool_use_id.to_owned(),
+            content,
+            is_error,
+            held_for_user,
+        },
+        Ok(Outcome::Failed(message)) => tool_call_failed(name, tool_use_id, &message),
+        Err(error) => tool_call_failed(name, tool_use_id, &format!("its answer could not be read ({error})")),
     }
 }
 

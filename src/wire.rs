@@ -82,7 +82,9 @@ impl<'a> Role<'a> {
         }
     }
 
-    fn into_owned(self) -> Role<'static> {
+    /// The same role, owning its string.
+    #[must_use]
+    pub fn into_owned(self) -> Role<'static> {
         match self {
             Role::User => Role::User,
             Role::Assistant => Role::Assistant,
@@ -1283,6 +1285,11 @@ pub(crate) fn walk<'a>(bytes: &'a [u8], sink: &mut impl Sink<'a>) -> Result<Mess
 pub(crate) struct MessageShape<'a>(Shape<'a>);
 
 impl<'a> MessageShape<'a> {
+    /// Whether the message is a prompt (`messages[]`).
+    pub(crate) fn is_prompt(&self) -> bool {
+        self.0.kind == Some(ShapeKind::Prompt)
+    }
+
     /// The JSON-RPC error, where the message is one.
     pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
         self.0.rpc_error.as_deref()

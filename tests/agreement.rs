@@ -315,7 +315,7 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
             json!([target.tool_results_json(&[result]), held]).to_string()
         });
         lane("prompt", &|r| {
-            Value::Array(target.messages_json(&prompt_messages(message, r, &target))).to_string()
+            Value::Array(target.messages_json(&prompt_messages(message, r, &target).unwrap())).to_string()
         });
     }
     out
@@ -382,6 +382,58 @@ fn convert_agrees(bytes: &[u8], value: &Value, parsed: &Message<'_>, text: &str)
     Ok(())
 }
 
+/// The lanes that answer one call (tool result, prompt) straight from the bytes, in one pass,
+/// and from the decoded message.
+fn call_lanes_agree(bytes: &[u8], parsed: &Message<'_>, text: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        mcp_agent_view::classify::summaries(bytes).expect("the bytes parse"),
+        mcp_agent_view::classify::summaries(parsed).expect("a message"),
+        "classify from bytes and from the message: {}",
+        text
+    );
+    for target in [Target::neutral(), Target::anthropic(), Target::openai_chat()] {
+        let read = |show: &dyn Fn(&ReferenceRegistry) -> String| {
+            let registry = ReferenceRegistry::with_seed(SEED);
+            Reading::of(show(&registry), &registry)
+        };
+        let tool = |input: &dyn Fn(&ReferenceRegistry) -> mcp_agent_view::AgentToolResult<'static>| {
+            read(&|r| {
+                let result = input(r);
+                let held = Target::neutral().blocks_json(&result.held_for_user);
+                json!([target.tool_results_json(&[result]), held]).to_string()
+            })
+        };
+        prop_assert_eq!(
+            tool(&|r| tool_result(bytes, "t", "toolu_1", r, &target).into_owned()),
+            tool(&|r| tool_result(parsed, "t", "toolu_1", r, &target).into_owned()),
+            "tool result from bytes and from the message: {}",
+            text
+        );
+        let prompt = |input: &dyn Fn(&ReferenceRegistry) -> Vec<mcp_agent_view::AgentMessage<'static>>| {
+            read(&|r| Value::Array(target.messages_json(&input(r))).to_string())
+        };
+        prop_assert_eq!(
+            prompt(&|r| {
+                prompt_messages(bytes, r, &target)
+                    .expect("the bytes parse")
+                    .into_iter()
+                    .map(mcp_agent_view::AgentMessage::into_owned)
+                    .collect()
+            }),
+            prompt(&|r| {
+                prompt_messages(parsed, r, &target)
+                    .expect("a message")
+                    .into_iter()
+                    .map(mcp_agent_view::AgentMessage::into_owned)
+                    .collect()
+            }),
+            "prompt from bytes and from the message: {}",
+            text
+        );
+    }
+    Ok(())
+}
+
 /// Runs `bytes` through every path and lane and compares; fails naming the first difference.
 fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
     let text = String::from_utf8_lossy(bytes).into_owned();
@@ -435,6 +487,7 @@ fn agrees(bytes: &[u8]) -> Result<(), TestCaseError> {
         text
     );
     convert_agrees(bytes, &value, &parsed, &text)?;
+    call_lanes_agree(bytes, &parsed, &text)?;
     let from_value = lanes(&decoded);
     let reparsed = Message::parse(again.as_bytes()).expect("JSON written again");
     let from_again = lanes(&reparsed);

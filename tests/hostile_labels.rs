@@ -139,7 +139,9 @@ fn everything_read(input: &Value) -> Vec<String> {
         out.push(script(input, &registry, &target).unwrap());
         let prompt = json!({"messages": [{"role": "user", "content": input["content"].clone()}]});
         let prompt = Message::decode(&prompt).unwrap();
-        out.push(Value::Array(target.messages_json(&prompt_messages(&prompt, &registry, &target))).to_string());
+        out.push(
+            Value::Array(target.messages_json(&prompt_messages(&prompt, &registry, &target).unwrap())).to_string(),
+        );
     }
     out
 }

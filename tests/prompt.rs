@@ -19,7 +19,7 @@ fn prompt_messages_map_every_block_and_keep_user_and_assistant() {
         {"content": {"type": "text", "text": "no role"}}
     ]}});
     let message = Message::decode(&result).unwrap();
-    let messages = prompt_messages(&message, &registry(), &neutral());
+    let messages = prompt_messages(&message, &registry(), &neutral()).unwrap();
     let roles: Vec<&str> = messages.iter().map(|m| m.role.as_str()).collect();
     assert_eq!(roles, ["user", "user", "assistant", "user", "user"]);
     let opening = |m: &mcp_agent_view::AgentMessage<'_>| m.content[0].as_text().map(str::to_owned);
@@ -52,7 +52,7 @@ fn prompt_messages_map_every_block_and_keep_user_and_assistant() {
 fn a_failed_prompt_request_reads_as_one_user_message() {
     let error = json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Unknown prompt"}});
     let error_message = Message::decode(&error).unwrap();
-    let messages = prompt_messages(&error_message, &registry(), &neutral());
+    let messages = prompt_messages(&error_message, &registry(), &neutral()).unwrap();
     assert_eq!(messages.len(), 1);
     assert_eq!(
         messages[0].content[0].as_text(),

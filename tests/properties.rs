@@ -38,7 +38,7 @@ fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
         all.push(script.to_string());
         let prompt = json!({"messages": [{"role": "user", "content": message_content(input)}]});
         let prompt_message = Message::decode(&prompt).unwrap();
-        let messages = prompt_messages(&prompt_message, &registry, &target);
+        let messages = prompt_messages(&prompt_message, &registry, &target).unwrap();
         all.push(Value::Array(target.messages_json(&messages)).to_string());
     }
     all.extend(texts.iter().cloned());
@@ -258,7 +258,7 @@ proptest! {
                 let _ = target.blocks_json(&blocks);
                 let result = tool_result(&message, "t", "toolu_1", &registry, &target);
                 let _ = target.tool_results_json(&[result]);
-                let _ = target.messages_json(&prompt_messages(&message, &registry, &target));
+                let _ = target.messages_json(&prompt_messages(&message, &registry, &target).unwrap());
             }
             for block in message.blocks() {
                 let _ = classify_block(block).summary();

@@ -426,7 +426,7 @@ fn prompt_messages_take_each_providers_message_shape() {
     ]});
     let message = Message::decode(&prompt).unwrap();
     for target in [Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
-        let messages = mcp_agent_view::prompt_messages(&message, &registry(), &target);
+        let messages = mcp_agent_view::prompt_messages(&message, &registry(), &target).unwrap();
         let out = target.messages_json(&messages);
         assert_eq!(out.len(), 2);
         assert_eq!(out[0]["role"], "user");

@@ -410,6 +410,7 @@ fn map_vector(file: &Value) -> Option<Mapped> {
         "prompts/get" => Mapped {
             content: owned(
                 mcp_agent_view::prompt_messages(&message, &registry, &neutral())
+                    .unwrap()
                     .into_iter()
                     .flat_map(|m| m.content)
                     .collect(),

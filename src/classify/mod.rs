@@ -729,3 +729,69 @@ fn is_sha256_digest(d: &str) -> bool {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     })
 }
+
+/// Every block of a message, classified: one line of JSON a block, in order, its
+/// [`Class::summary`] with its `index`. What the CLI's `classify` lane prints.
+///
+/// `input` is JSON (bytes, text, a `Value`) or a decoded message or blocks; from bytes each
+/// block is classified where it is read, in one pass, and nothing is kept of it but its line.
+///
+/// ```
+/// let lines = mcp_agent_view::classify::summaries(br#"[{"type":"text","text":"hi"}]"#)?;
+/// assert_eq!(lines, "{\"chars\":2,\"class\":\"text\",\"index\":0}\n");
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crate::Error> {
+    use crate::input::{JsonSource, Source};
+    let mut lines = Lines::default();
+    match input.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => {
+            crate::wire::walk(bytes, &mut lines)?;
+        }
+        Source::Json(JsonSource::Value(value)) => {
+            crate::wire::walk(&crate::wire::json_of(value)?, &mut lines)?;
+        }
+        Source::Message(message) => message.blocks().for_each(|block| lines.add(block)),
+        Source::Blocks(blocks) => blocks.iter().for_each(|block| lines.add(block)),
+    }
+    Ok(lines.out)
+}
+
+/// The lines of [`summaries`], written as the walk reads each block.
+#[derive(Default)]
+struct Lines {
+    out: String,
+    count: usize,
+}
+
+impl Lines {
+    fn add(&mut self, block: &Block<'_>) {
+        let mut summary = classify_block(block).summary();
+        summary["index"] = self.count.into();
+        self.count += 1;
+        self.out.push_str(&summary.to_string());
+        self.out.push('\n');
+    }
+}
+
+impl<'a> crate::wire::Sink<'a> for Lines {
+    fn block(&mut self, block: Block<'a>) {
+        self.add(&block);
+    }
+
+    fn look(&mut self, block: &Block<'a>) -> bool {
+        self.add(block);
+        true
+    }
+
+    type Mark = (usize, usize);
+
+    fn mark(&self) -> (usize, usize) {
+        (self.out.len(), self.count)
+    }
+
+    fn reset(&mut self, (len, count): (usize, usize)) {
+        self.out.truncate(len);
+        self.count = count;
+    }
+}

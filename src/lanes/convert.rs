@@ -12,7 +12,7 @@ use crate::lanes::script::beside_blocks;
 use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
 use crate::target::Target;
-use crate::wire::{json_of, walk, Block, Message, RpcError, Sink};
+use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
 /// user.
@@ -120,10 +120,7 @@ fn convert_bytes<'a>(
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
     guessed_else_waited(registry, true, |stubs| {
-        let mut sink = Streaming {
-            lane: Lane::new(provenance, stubs, target),
-            bytes,
-        };
+        let mut sink = Streaming::new(Lane::new(provenance, stubs, target), bytes);
         let shape = walk(bytes, &mut sink)?;
         if let Some(error) = shape.rpc_error() {
             return Ok(Some(rpc_error_converted(error)));
@@ -141,23 +138,132 @@ fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
     }
 }
 
-/// Every block of `message` converted, as [`convert`] converts them; the tool-result lane
-/// reads every message as a tool result (`tool_result`), so a message of no result shape gets
-/// the same lines beside its blocks.
-pub(crate) fn converted_blocks<'a>(
-    message: &'a Message<'_>,
-    provenance: Provenance,
+/// What one call's answer is, for the tool-result lane.
+pub(crate) enum Outcome<'a> {
+    /// A JSON-RPC error, with its message.
+    Failed(String),
+    /// A result: its blocks converted, with the lines a tool result shows beside them, and
+    /// its `isError`.
+    Result(Converted<'a>, bool),
+}
+
+impl Default for Outcome<'_> {
+    fn default() -> Self {
+        Outcome::Result(Converted::default(), false)
+    }
+}
+
+/// The answer to one `tools/call`, read as a tool result whatever its shape: from bytes in
+/// one pass, as [`convert`] reads them.
+pub(crate) fn tool_outcome<'a>(
+    input: impl Input<'a>,
     registry: &ReferenceRegistry,
     target: &Target,
-) -> Converted<'a> {
-    let structured = message.tool_result().and_then(|(_, structured)| structured);
-    converted(
-        || message.blocks(),
-        provenance,
-        registry,
-        target,
-        Some((false, structured)),
-    )
+) -> Result<Outcome<'a>, Error> {
+    let provenance = Provenance::ToolResult;
+    Ok(match input.source() {
+        Source::Json(JsonSource::Bytes(bytes)) => tool_outcome_bytes(bytes, registry, target)?,
+        Source::Json(JsonSource::Value(value)) => match tool_outcome_bytes(&json_of(value)?, registry, target)? {
+            Outcome::Result(converted, is_error) => Outcome::Result(converted.into_owned(), is_error),
+            Outcome::Failed(message) => Outcome::Failed(message),
+        },
+        Source::Message(Message::RpcError(error)) => Outcome::Failed(error.message.to_string()),
+        Source::Message(message) => {
+            let (is_error, structured) = message.tool_result().unwrap_or((false, None));
+            let tool = Some((false, structured));
+            Outcome::Result(
+                converted(|| message.blocks(), provenance, registry, target, tool),
+                is_error,
+            )
+        }
+        Source::Blocks(blocks) => Outcome::Result(
+            converted(|| blocks, provenance, registry, target, Some((false, None))),
+            false,
+        ),
+    })
+}
+
+fn tool_outcome_bytes<'a>(
+    bytes: &'a [u8],
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Result<Outcome<'a>, Error> {
+    guessed_else_waited(registry, true, |stubs| {
+        let mut sink = Streaming::new(Lane::new(Provenance::ToolResult, stubs, target), bytes);
+        let shape = walk(bytes, &mut sink)?;
+        if let Some(error) = shape.rpc_error() {
+            return Ok(Some(Outcome::Failed(error.message.to_string())));
+        }
+        let (is_error, structured) = shape.tool_result().unwrap_or((false, None));
+        Ok(sink
+            .lane
+            .finish(Some((false, structured)))
+            .map(|converted| Outcome::Result(converted, is_error)))
+    })
+}
+
+/// A prompt's blocks converted, from bytes in one pass: every block (none held back), and,
+/// where the message is a prompt, where each of its messages ends and the role it claimed.
+#[derive(Default)]
+pub(crate) struct PromptBlocks<'a> {
+    pub(crate) content: Vec<AgentBlock<'a>>,
+    /// `None` where the message is no prompt: its blocks are one message.
+    pub(crate) ends: Option<Ends<'a>>,
+}
+
+/// Where each message of a prompt ends in its blocks, and the role it claimed: eight bytes a
+/// message, as a prompt of 200,000 one-word messages has 200,000 of them.
+#[derive(Default)]
+pub(crate) struct Ends<'a> {
+    /// Each message's end, and its role: 0 `user`, 1 `assistant`, `2 + k` the `k`th of
+    /// `claimed`.
+    pub(crate) at: Vec<(u32, u32)>,
+    /// The roles claimed other than `user` and `assistant` (`None`: no role).
+    pub(crate) claimed: Vec<Option<Role<'a>>>,
+}
+
+impl<'a> Ends<'a> {
+    fn push(&mut self, end: usize, role: Option<Role<'a>>) {
+        let role = match role {
+            Some(Role::User) => 0,
+            Some(Role::Assistant) => 1,
+            claimed => {
+                self.claimed.push(claimed);
+                u32::try_from(self.claimed.len() + 1).unwrap_or(u32::MAX)
+            }
+        };
+        self.at.push((u32::try_from(end).unwrap_or(u32::MAX), role));
+    }
+}
+
+pub(crate) fn prompt_blocks<'a>(
+    bytes: &'a [u8],
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> Result<PromptBlocks<'a>, Error> {
+    guessed_else_waited(registry, true, |stubs| {
+        let mut lane = Lane::new(Provenance::Prompt, stubs, target);
+        // A prompt is written for the model, and has no place for what is held back.
+        lane.hold = false;
+        let mut sink = Streaming::new(lane, bytes);
+        sink.ends = Some(Ends::default());
+        let shape = walk(bytes, &mut sink)?;
+        if let Some(error) = shape.rpc_error() {
+            return Ok(Some(PromptBlocks {
+                content: rpc_error_converted(error).content,
+                ends: None,
+            }));
+        }
+        let ends = sink.ends.take().filter(|_| shape.is_prompt());
+        Ok(sink.lane.finish(None).map(|mut converted| {
+            // Moved into each message's own blocks next: no room past them kept meanwhile.
+            converted.content.shrink_to_fit();
+            PromptBlocks {
+                content: converted.content,
+                ends,
+            }
+        }))
+    })
 }
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
@@ -166,6 +272,8 @@ struct Lane<'a, 'r> {
     content: Vec<AgentBlock<'a>>,
     held_for_user: Vec<AgentBlock<'a>>,
     has_text: bool,
+    /// Whether a block for the user only is held back (not on the prompt lane).
+    hold: bool,
     provenance: Provenance,
     target: &'r Target,
     /// Every stub written, each at its place in its block's text.
@@ -192,6 +300,7 @@ impl<'a, 'r> Lane<'a, 'r> {
             content: Vec::with_capacity(8),
             held_for_user: Vec::new(),
             has_text: false,
+            hold: true,
             provenance,
             target,
             stubs,
@@ -208,7 +317,7 @@ impl<'a, 'r> Lane<'a, 'r> {
     ) -> Self {
         let mut lane = Lane::new(provenance, stubs, target);
         for block in blocks {
-            let for_user = for_user_only(block);
+            let for_user = lane.hold && for_user_only(block);
             let stubs = lane.stubs.len();
             let out = lane.convert(block, for_user);
             lane.keep(out, stubs, for_user);
@@ -327,6 +436,18 @@ impl<'a, 'r> Lane<'a, 'r> {
 struct Streaming<'a, 'r> {
     lane: Lane<'a, 'r>,
     bytes: &'a [u8],
+    /// On the prompt lane: where each prompt message ends in the lane's content, and its role.
+    ends: Option<Ends<'a>>,
+}
+
+impl<'a, 'r> Streaming<'a, 'r> {
+    fn new(lane: Lane<'a, 'r>, bytes: &'a [u8]) -> Self {
+        Streaming {
+            lane,
+            bytes,
+            ends: None,
+        }
+    }
 }
 
 impl<'a> Sink<'a> for Streaming<'a, '_> {
@@ -335,21 +456,32 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
     }
 
     fn look(&mut self, block: &Block<'a>) -> bool {
-        let for_user = for_user_only(block);
+        let for_user = self.lane.hold && for_user_only(block);
         let stubs = self.lane.stubs.len();
         let out = rebased(self.lane.convert(block, for_user), block, self.bytes);
         self.lane.keep(out, stubs, for_user);
         true
     }
 
-    type Mark = (usize, usize, usize, usize, bool);
+    type Mark = ((usize, usize, usize, usize, bool), (usize, usize));
 
     fn mark(&self) -> Self::Mark {
-        self.lane.mark()
+        let ends = self.ends.as_ref().map_or((0, 0), |e| (e.at.len(), e.claimed.len()));
+        (self.lane.mark(), ends)
     }
 
-    fn reset(&mut self, mark: Self::Mark) {
-        self.lane.reset(mark);
+    fn reset(&mut self, (lane, (at, claimed)): Self::Mark) {
+        self.lane.reset(lane);
+        if let Some(ends) = &mut self.ends {
+            ends.at.truncate(at);
+            ends.claimed.truncate(claimed);
+        }
+    }
+
+    fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
+        if let Some(ends) = &mut self.ends {
+            ends.push(self.lane.content.len(), role);
+        }
     }
 }
 

@@ -503,19 +503,56 @@ fn to_value(view: &impl Serialize) -> Value {
 
 /// The text a block reads as where only text is taken: its text, or its media marker with the
 /// note, if any.
-fn text_of(block: &AgentBlock<'_>, note: Option<&str>) -> String {
+fn text_of<'x>(block: &'x AgentBlock<'_>, note: Option<&str>) -> std::borrow::Cow<'x, str> {
     let (label, mime_type, data) = match block {
-        AgentBlock::Text { text } => return text.to_string(),
+        AgentBlock::Text { text } => return std::borrow::Cow::Borrowed(text),
         AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
         AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
         AgentBlock::Document { mime_type, data } => ("file", mime_type, data),
     };
-    crate::render::media_text(label, mime_type, data, note)
+    std::borrow::Cow::Owned(crate::render::media_text(label, mime_type, data, note))
 }
 
-/// Blocks as one text, for a message that takes text only: media as markers, one a line.
-fn text_only(blocks: &[AgentBlock<'_>]) -> String {
-    blocks.iter().map(|b| text_of(b, None)).collect::<Vec<_>>().join("\n")
+/// Blocks as one text, for a message that takes text only: `first` (where given), then each
+/// block's text (media as its marker, with `note`), one a line. Written out as it is
+/// serialized, never joined in memory beside the blocks.
+pub(super) struct Lines<'x> {
+    pub(super) first: Option<&'x str>,
+    pub(super) blocks: &'x [AgentBlock<'x>],
+    pub(super) note: Option<&'x str>,
+}
+
+impl std::fmt::Display for Lines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut line_break = false;
+        for line in self
+            .first
+            .into_iter()
+            .map(std::borrow::Cow::Borrowed)
+            .chain(self.blocks.iter().map(|b| text_of(b, self.note)))
+        {
+            if std::mem::replace(&mut line_break, true) {
+                f.write_str("\n")?;
+            }
+            f.write_str(&line)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Lines<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Blocks as one text, media as markers, one a line.
+fn text_only<'x>(blocks: &'x [AgentBlock<'x>]) -> Lines<'x> {
+    Lines {
+        first: None,
+        blocks,
+        note: None,
+    }
 }
 
 /// Whether a block is a text block with nothing but white space.

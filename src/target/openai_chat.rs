@@ -5,7 +5,7 @@
 use serde::{Serialize, Serializer};
 
 use super::shape::{object, DataUrl, Items};
-use super::{text_of, DOCUMENT_NAME};
+use super::{text_of, Lines, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
 use crate::render::{self, FOLLOWS, TOOL_ERROR};
 use crate::tool_result::AgentToolResult;
@@ -73,12 +73,12 @@ pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Seria
     impl Serialize for Tool<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let result = self.0;
-            let mut lines = Vec::with_capacity(result.content.len() + 1);
-            if result.is_error {
-                lines.push(TOOL_ERROR.to_owned());
-            }
-            lines.extend(result.content.iter().map(|b| text_of(b, Some(FOLLOWS))));
-            object!(s, "content" => lines.join("\n"), "role" => "tool", "tool_call_id" => result.tool_use_id)
+            let lines = Lines {
+                first: result.is_error.then_some(TOOL_ERROR),
+                blocks: &result.content,
+                note: Some(FOLLOWS),
+            };
+            object!(s, "content" => lines, "role" => "tool", "tool_call_id" => result.tool_use_id)
         }
     }
     /// The turn's media, each result's introduced by a text part naming its call.

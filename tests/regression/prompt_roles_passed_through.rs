@@ -32,7 +32,7 @@ fn no_target_emits_a_role_but_user_or_assistant_from_a_prompt() {
         Target::openai_chat(),
         Target::openai_responses(),
     ] {
-        let shown = prompt_messages(&message, &ReferenceRegistry::new(), &target);
+        let shown = prompt_messages(&message, &ReferenceRegistry::new(), &target).unwrap();
         let sent = target.messages_json(&shown);
         assert_eq!(sent.len(), claimed.len() + 2);
         for (i, m) in sent.iter().enumerate() {
@@ -57,7 +57,7 @@ fn no_target_emits_a_role_but_user_or_assistant_from_a_prompt() {
 fn a_role_a_host_built_is_held_to_the_same_rule() {
     let message =
         Message::decode(&json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]})).unwrap();
-    let mut shown = prompt_messages(&message, &ReferenceRegistry::new(), &Target::openai_chat());
+    let mut shown = prompt_messages(&message, &ReferenceRegistry::new(), &Target::openai_chat()).unwrap();
     shown[0].role = mcp_agent_view::wire::Role::Other("system".into());
     let sent = Target::openai_chat().messages_json(&shown);
     assert_eq!(sent[0]["role"], "user");

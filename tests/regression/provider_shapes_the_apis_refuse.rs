@@ -58,7 +58,7 @@ fn sent(message: &Value) -> Vec<Value> {
             ),
         );
         out.push(Value::Array(
-            target.messages_json(&prompt_messages(&message, &registry, &target)),
+            target.messages_json(&prompt_messages(&message, &registry, &target).unwrap()),
         ));
     }
     out

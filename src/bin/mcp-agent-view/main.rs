@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_agent_view::{
-    classify_block, convert, history, prompt_messages, script, tool_result, HistoryOptions, Message, Provenance,
-    Provider, ReferenceRegistry, Target,
+    convert, history, prompt_messages, script, tool_result, HistoryOptions, Provenance, Provider, ReferenceRegistry,
+    Target,
 };
 
 /// Shows what an AI agent reads when content arrives from an MCP server.
@@ -181,7 +181,7 @@ fn main() -> ExitCode {
         Err(e) => return fail(&one_line(&e.to_string())),
     };
     let json = prints_json(&cli.command);
-    match run(&cli.command).and_then(|out| output::write_stdout(out.as_bytes(), json)) {
+    match run(&cli.command, json) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => fail(&message),
     }
@@ -216,7 +216,8 @@ fn prints_json(command: &Command) -> bool {
     }
 }
 
-fn run(command: &Command) -> Result<String, String> {
+/// Runs `command`, writing what it prints to standard output.
+fn run(command: &Command, json: bool) -> Result<(), String> {
     let (input, options, how) = match command {
         Command::History { input, options, budget } => (input, options, Show::History { budget: *budget }),
         Command::Blocks { input, options, shape } => (input, options, Show::Blocks { target: shape.target }),
@@ -238,16 +239,11 @@ fn run(command: &Command) -> Result<String, String> {
         Command::Prompt { input, options, shape } => (input, options, Show::Prompt { target: shape.target }),
         Command::Classify { input, options } => (input, options, Show::Classify),
         #[cfg(feature = "call")]
-        Command::Call(args) => return call::run(args),
-        Command::Fetch(args) => return fetch::run(args),
+        Command::Call(args) => return call::run(args).and_then(|out| output::write_stdout(out.as_bytes(), json)),
+        Command::Fetch(args) => return fetch::run(args).and_then(|out| output::write_stdout(out.as_bytes(), json)),
     };
     let bytes = read_input(input.file.as_deref())?;
-    show(&bytes, &how, *options)
-}
-
-/// What the model reads of the message in `bytes`, as `how` shows it.
-pub(crate) fn show(bytes: &[u8], how: &Show<'_>, options: Options) -> Result<String, String> {
-    show_with(bytes, how, options, &registry_of(options))
+    output::with_stdout(json, |out| show_to(&bytes, &how, *options, &registry_of(*options), out))
 }
 
 /// The registry the options ask for: seeded, or with a random key.
@@ -264,69 +260,73 @@ pub(crate) fn show_with(
     options: Options,
     registry: &ReferenceRegistry,
 ) -> Result<String, String> {
+    let mut out = Vec::new();
+    show_to(bytes, how, options, registry, &mut out)?;
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+/// [`show_with`], written to `out` as it is shown: the JSON lanes write the providers' JSON as
+/// it is serialized, never holding it whole beside what it is made of.
+pub(crate) fn show_to(
+    bytes: &[u8],
+    how: &Show<'_>,
+    options: Options,
+    registry: &ReferenceRegistry,
+    out: &mut dyn std::io::Write,
+) -> Result<(), String> {
     let provenance = |default| options.provenance.unwrap_or(default);
-    if let Show::Script { target } = how {
-        // As written, in the input's own order: what a script would be handed.
-        return script(bytes, registry, &Target::for_provider(*target))
-            .map(|json| json + "\n")
-            .map_err(|e| e.to_string());
-    }
-    // Only the lanes that answer one call read the decoded message; the others read the bytes
-    // in one pass, and a decoded copy beside them would only cost memory.
-    let message = || Message::parse(bytes).map_err(|e| e.to_string());
+    let text = |text: Result<String, mcp_agent_view::Error>, out: &mut dyn std::io::Write| {
+        let text = text.map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write output: {e}"))
+    };
     match how {
-        Show::History { budget: Some(0) } => Ok(String::new()),
+        Show::Script { target } => {
+            // As written, in the input's own order: what a script would be handed.
+            let shown = script(bytes, registry, &Target::for_provider(*target)).map(|json| json + "\n");
+            text(shown, out)
+        }
+        Show::History { budget: Some(0) } => Ok(()),
         Show::History { budget } => {
             // The line break after the string counts against the budget too.
             let options = HistoryOptions {
                 provenance: provenance(Provenance::ToolResult),
                 budget: budget.map(|b| b - 1),
             };
-            history(bytes, registry, &options)
-                .map(|text| text + "\n")
-                .map_err(|e| e.to_string())
+            text(history(bytes, registry, &options).map(|text| text + "\n"), out)
         }
         Show::Blocks { target } => {
             let target = Target::for_provider(*target);
             let blocks = convert(bytes, provenance(Provenance::PushEvent), registry, &target)
                 .map_err(|e| e.to_string())?
                 .content;
-            pretty(&target.blocks_view(&blocks))
+            pretty(&target.blocks_view(&blocks), out)
         }
         Show::ToolResult { name, id, target } => {
             let target = Target::for_provider(*target);
-            let message = message()?;
-            let result = tool_result(&message, name, id, registry, &target);
+            let result = tool_result(bytes, name, id, registry, &target);
             let neutral = Target::neutral();
             let held = neutral.blocks_view(&result.held_for_user);
             let messages = target.tool_results_view(std::slice::from_ref(&result));
-            pretty(&ToolResultOut { held, messages })
+            pretty(&ToolResultOut { held, messages }, out)
         }
         Show::Prompt { target } => {
             let target = Target::for_provider(*target);
-            let message = message()?;
-            let messages = prompt_messages(&message, registry, &target);
-            pretty(&target.messages_view(&messages))
+            let messages = prompt_messages(bytes, registry, &target).map_err(|e| e.to_string())?;
+            pretty(&target.messages_view(&messages), out)
         }
-        Show::Classify | Show::Script { .. } => {
-            let message = message()?;
-            let mut out = String::new();
-            for (index, block) in message.blocks().enumerate() {
-                let mut summary = classify_block(block).summary();
-                summary["index"] = index.into();
-                out.push_str(&summary.to_string());
-                out.push('\n');
-            }
-            Ok(out)
-        }
+        Show::Classify => text(mcp_agent_view::classify::summaries(bytes), out),
     }
 }
 
 /// JSON text, pretty, from a lane's view as it goes: no `Value` of the output is built.
-fn pretty(v: &impl serde::Serialize) -> Result<String, String> {
-    serde_json::to_string_pretty(v)
-        .map(|s| s + "\n")
-        .map_err(|e| e.to_string())
+fn pretty(v: &impl serde::Serialize, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let mut out = out;
+    serde_json::to_writer_pretty(&mut out, v).map_err(|e| match e.io_error_kind() {
+        Some(_) => format!("cannot write output: {e}"),
+        None => e.to_string(),
+    })?;
+    out.write_all(b"\n").map_err(|e| format!("cannot write output: {e}"))
 }
 
 /// What the `tool-result` lane prints.

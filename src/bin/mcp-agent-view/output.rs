@@ -33,6 +33,24 @@ pub(crate) fn write_stdout(bytes: &[u8], json: bool) -> Result<(), String> {
         .map_err(|e| format!("cannot write output: {e}"))
 }
 
+/// Gives `write` a writer to standard output, and flushes it after, as [`write_stdout`]
+/// writes: piped or redirected, what is written goes out as it is written, never held whole;
+/// on a terminal it is held, and escaped as `write_stdout` escapes it.
+pub(crate) fn with_stdout(
+    json: bool,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<(), String>,
+) -> Result<(), String> {
+    use std::io::IsTerminal as _;
+    if std::io::stdout().is_terminal() {
+        let mut held = Vec::new();
+        write(&mut held)?;
+        return write_stdout(&held, json);
+    }
+    let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    write(&mut stdout)?;
+    stdout.flush().map_err(|e| format!("cannot write output: {e}"))
+}
+
 /// `text` with every control character but `\n` and `\t` written as an escape: `\x1b` for
 /// C0, DEL and C1, `\u{…}` for the bidi controls a terminal may honour.
 pub(crate) fn escape_controls(text: &str) -> String {
