@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let answer = fetch_reference(&call, "toolu_02", &registry, &fetcher, &target);
     println!(
         "the host answers (Anthropic's shape):\n{}\n",
-        serde_json::to_string_pretty(&target.tool_results_json(std::slice::from_ref(&answer)))?
+        serde_json::to_string_pretty(&target.tool_result_messages(std::slice::from_ref(&answer)))?
     );
     assert!(!answer.is_error);
     assert_eq!(answer.content[0].as_text(), Some(REPORT));

@@ -34,6 +34,9 @@ pub enum ErrorKind {
     Server,
     /// A server started by [`rmcp_bridge::StdioServer`](crate) did not answer in time.
     Timeout,
+    /// A tool name that is not 1 to 64 ASCII letters, digits, `_` or `-`
+    /// ([`ReferenceRegistry::with_fetch_tool`](crate::ReferenceRegistry::with_fetch_tool)).
+    ToolName,
 }
 
 /// An error of a call into this crate. Opaque; match on [`Error::kind`].

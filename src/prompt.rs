@@ -16,6 +16,7 @@ use crate::wire::{json_of, Message, Role};
 ///
 /// Serializes to `{"role":…,"content":[…]}` with the blocks in the crate's neutral JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AgentMessage<'a> {
     /// The message's role: `user` or `assistant`, never another. A prompt message that
     /// claimed any other role (`system`, `developer`, `tool`, ` system`, none) is a `user`
@@ -173,6 +174,15 @@ impl<'a> AgentMessage<'a> {
                     .collect(),
             }),
         }
+    }
+}
+
+impl<'a> AgentMessage<'a> {
+    /// A message a host makes itself. A role other than `user` or `assistant` is sent as
+    /// `user`, opening with the marker of the role it claimed, as a server's is.
+    #[must_use]
+    pub fn new(role: Role<'a>, content: Vec<AgentBlock<'a>>) -> Self {
+        AgentMessage { role, content }
     }
 }
 

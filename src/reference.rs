@@ -99,6 +99,8 @@ pub struct ReferenceRegistry {
     inner: Arc<Mutex<Inner>>,
     /// The connection the references this handle registers came from.
     connection: Option<Arc<str>>,
+    /// The tool the host offers the model for fetching, which stubs name; none by default.
+    fetch_tool: Option<Arc<str>>,
 }
 
 #[derive(Debug, Default)]
@@ -339,7 +341,48 @@ impl ReferenceRegistry {
             uris: self.uris.clone(),
             inner: Arc::clone(&self.inner),
             connection: Some(connection.into()),
+            fetch_tool: self.fetch_tool.clone(),
         }
+    }
+
+    /// The same registry, its stubs ending ` — fetch with <tool>`: for a host that offers the
+    /// model a tool of that name to fetch references ([`fetch::TOOL_NAME`](crate::fetch::TOOL_NAME)
+    /// for the crate's own, [`fetch::fetch_reference`](crate::fetch::fetch_reference)). Without
+    /// it (the default) stubs say nothing of fetching, so no model is sent after a tool that
+    /// does not exist. Fails with [`ErrorKind::ToolName`] where `tool` is not 1 to 64 ASCII
+    /// letters, digits, `_` or `-` (what the providers take as a tool's name).
+    ///
+    /// ```
+    /// use mcp_agent_view::{fetch, history, HistoryOptions, ReferenceRegistry};
+    ///
+    /// let link = serde_json::json!([{"type": "resource_link", "uri": "https://h.example/a", "name": "a"}]);
+    /// let plain = history(&link, &ReferenceRegistry::new(), &HistoryOptions::default())?;
+    /// assert!(plain.ends_with("] a — from tool result"));
+    /// let registry = ReferenceRegistry::new().with_fetch_tool(fetch::TOOL_NAME)?;
+    /// let hinted = history(&link, &registry, &HistoryOptions::default())?;
+    /// assert!(hinted.ends_with("] a — from tool result — fetch with fetch_reference"));
+    /// # Ok::<(), mcp_agent_view::Error>(())
+    /// ```
+    pub fn with_fetch_tool(mut self, tool: &str) -> Result<Self, Error> {
+        let valid = (1..=64).contains(&tool.len())
+            && tool
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !valid {
+            return Err(Error::new(
+                ErrorKind::ToolName,
+                "a tool name is 1 to 64 ASCII letters, digits, `_` or `-`",
+            ));
+        }
+        self.fetch_tool = Some(tool.into());
+        Ok(self)
+    }
+
+    /// The fetch tool the stubs name, where the host offers one
+    /// ([`ReferenceRegistry::with_fetch_tool`]).
+    #[must_use]
+    pub fn fetch_tool(&self) -> Option<&str> {
+        self.fetch_tool.as_deref()
     }
 
     fn with_key(key: (u64, u64)) -> Self {
@@ -356,6 +399,7 @@ impl ReferenceRegistry {
             uris: foldhash::fast::FixedState::with_seed(derive(4)),
             inner: Arc::new(Mutex::new(Inner::default())),
             connection: None,
+            fetch_tool: None,
         }
     }
 

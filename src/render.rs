@@ -215,8 +215,9 @@ pub(crate) fn attachments_of(tool_use_id: &str) -> String {
 /// What tells an OpenAI model, which has no error flag, that a tool result is an error.
 pub const TOOL_ERROR: &str = "[tool returned an error]";
 
-/// `[ref_…] name — mime, size claimed — provenance — fetch with fetch_reference`; once a
-/// fetch has verified the bytes, `— observed mime, size verified —`.
+/// `[ref_…] name — mime, size claimed — provenance`, then ` — fetch with <tool>` where the
+/// registry names the host's fetch tool; once a fetch has verified the bytes,
+/// `— observed mime, size verified —`.
 fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, provenance: Provenance) {
     out.push('[');
     let verified = stubs.push_id(reference, out);
@@ -246,7 +247,10 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     }
     out.push_str(" — ");
     out.push_str(provenance.as_str());
-    out.push_str(" — fetch with fetch_reference");
+    if let Some(tool) = stubs.registry().fetch_tool() {
+        out.push_str(" — fetch with ");
+        out.push_str(tool);
+    }
 }
 
 /// A server's label, or `absent` where nothing may be shown of it.

@@ -15,16 +15,23 @@ use crate::target::Target;
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
-/// Serializes to an Anthropic Messages `tool_result` block:
-/// `{"type":"tool_result","tool_use_id":…,"content":[…],"is_error":…}`, text as
-/// `{"type":"text","text":…}`, images as
-/// `{"type":"image","source":{"type":"base64","media_type":…,"data":…}}`, and audio, which that
-/// API does not take, as its `[audio: <mime>, <size>]` marker. `held_for_user` is not part of it.
+/// What a provider's API takes comes from a [`Target`]:
+/// [`Target::tool_result_messages`] gives the messages to append to the conversation,
+/// [`Target::tool_result_messages`] the results alone. `Serialize` and [`AgentToolResult::to_json`]
+/// give the crate's neutral shape (`{"type":"tool_result","toolUseId","name","isError",
+/// "content","heldForUser"}`), which no provider takes as it is.
+///
+/// Every constructor of the crate ([`tool_result`](fn@tool_result), [`tool_call_failed`],
+/// [`AgentToolResult::new`], the fetch tool's answers) leaves `content` with at least one
+/// block and no empty or white-space-only text block.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AgentToolResult<'a> {
     /// The id of the `tool_use` this result answers.
     pub tool_use_id: String,
-    /// What the model reads. Never empty.
+    /// The name of the tool called (Gemini's `functionResponse` names it).
+    pub name: String,
+    /// What the model reads: never empty, no blank text block.
     pub content: Vec<AgentBlock<'a>>,
     /// Whether the call failed: a protocol error, or a result with `isError: true`.
     pub is_error: bool,
@@ -74,7 +81,8 @@ pub fn tool_result<'a>(
     match tool_outcome(answer, registry, target) {
         Ok(Outcome::Result(Converted { content, held_for_user }, is_error)) => AgentToolResult {
             tool_use_id: tool_use_id.to_owned(),
-            content,
+            name: name.to_owned(),
+            content: readable(content, !held_for_user.is_empty()),
             is_error,
             held_for_user,
         },
@@ -93,16 +101,56 @@ pub fn tool_result<'a>(
 /// ```
 #[must_use]
 pub fn tool_call_failed(name: &str, tool_use_id: &str, message: &str) -> AgentToolResult<'static> {
-    AgentToolResult {
-        tool_use_id: tool_use_id.to_owned(),
-        content: vec![text(render::tool_call_failed(name, message))],
-        is_error: true,
-        held_for_user: Vec::new(),
-    }
+    AgentToolResult::new(
+        name,
+        tool_use_id,
+        vec![text(render::tool_call_failed(name, message))],
+        true,
+    )
 }
 
 fn text(text: String) -> AgentBlock<'static> {
     AgentBlock::Text { text: Cow::Owned(text) }
+}
+
+/// `content` without its blank text blocks, and never empty: `[output displayed to user]`
+/// where blocks were `held` back, else `[tool returned no content]`.
+fn readable(mut content: Vec<AgentBlock<'_>>, held: bool) -> Vec<AgentBlock<'_>> {
+    content.retain(|block| !block.as_text().is_some_and(|text| text.trim().is_empty()));
+    if content.is_empty() {
+        let marker = if held {
+            render::DISPLAYED_TO_USER
+        } else {
+            render::NO_CONTENT
+        };
+        content.push(AgentBlock::Text {
+            text: Cow::Borrowed(marker),
+        });
+    }
+    content
+}
+
+impl<'a> AgentToolResult<'a> {
+    /// A result a host makes itself (a tool of its own, a call it refused): `content`
+    /// without its blank text blocks, `[tool returned no content]` where that leaves none;
+    /// nothing held back for the user.
+    ///
+    /// ```
+    /// use mcp_agent_view::{AgentBlock, AgentToolResult};
+    ///
+    /// let result = AgentToolResult::new("clock", "toolu_9", vec![AgentBlock::text(" ")], false);
+    /// assert_eq!(result.content, [AgentBlock::text("[tool returned no content]")]);
+    /// ```
+    #[must_use]
+    pub fn new(name: &str, tool_use_id: &str, content: Vec<AgentBlock<'a>>, is_error: bool) -> Self {
+        AgentToolResult {
+            tool_use_id: tool_use_id.to_owned(),
+            name: name.to_owned(),
+            content: readable(content, false),
+            is_error,
+            held_for_user: Vec::new(),
+        }
+    }
 }
 
 impl AgentToolResult<'_> {
@@ -111,26 +159,27 @@ impl AgentToolResult<'_> {
     pub fn into_owned(self) -> AgentToolResult<'static> {
         AgentToolResult {
             tool_use_id: self.tool_use_id,
+            name: self.name,
             content: self.content.into_iter().map(AgentBlock::into_owned).collect(),
             is_error: self.is_error,
             held_for_user: self.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
         }
     }
 
-    /// The result in the crate's neutral JSON, as [`Target::tool_results_json`] gives it for
-    /// the neutral target: `{"type":"tool_result","toolUseId","isError","content":[…]}`.
+    /// The result in the crate's neutral JSON, as [`Target::tool_result_messages`] gives it for
+    /// the neutral target: `{"type":"tool_result","toolUseId","name","isError","content":[…]}`.
     /// A provider's shape comes from its [`Target`] only.
     #[must_use]
     pub fn to_json(&self) -> Value {
         Target::neutral()
-            .tool_results_json(std::slice::from_ref(self))
+            .tool_result_messages(std::slice::from_ref(self))
             .pop()
             .unwrap_or(Value::Null)
     }
 }
 
-/// The neutral JSON of [`AgentToolResult::to_json`], with what is held back for the user
-/// beside it: `"heldForUser": […]`.
+/// The crate's neutral JSON, not a provider's: [`AgentToolResult::to_json`], with what is held
+/// back for the user beside it (`"heldForUser": […]`).
 impl Serialize for AgentToolResult<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut json = self.to_json();

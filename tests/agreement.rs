@@ -312,7 +312,7 @@ fn lanes(message: &Message<'_>) -> Vec<(&'static str, Reading, ReferenceRegistry
             // What is held back is shown to the user: its stubs are shown too.
             let result = tool_result(message, "t", "toolu_1", r, &target);
             let held = Target::neutral().blocks_json(&result.held_for_user);
-            json!([target.tool_results_json(&[result]), held]).to_string()
+            json!([target.tool_result_messages(&[result]), held]).to_string()
         });
         lane("prompt", &|r| {
             Value::Array(target.messages_json(&prompt_messages(message, r, &target).unwrap())).to_string()
@@ -400,7 +400,7 @@ fn call_lanes_agree(bytes: &[u8], parsed: &Message<'_>, text: &str) -> Result<()
             read(&|r| {
                 let result = input(r);
                 let held = Target::neutral().blocks_json(&result.held_for_user);
-                json!([target.tool_results_json(&[result]), held]).to_string()
+                json!([target.tool_result_messages(&[result]), held]).to_string()
             })
         };
         prop_assert_eq!(

@@ -412,3 +412,14 @@ fn only_a_generic_declared_type_gives_way_to_the_bytes() {
         }
     }
 }
+
+#[test]
+fn summaries_give_one_line_a_block_each_with_its_index() {
+    let json = br#"{"content":[{"type":"text","text":"a"},{"type":"hologram"},{"type":"resource_link","uri":"https://h.example/x?k=s3cret","name":"x"}]}"#;
+    let lines = mcp_agent_view::classify::summaries(&json[..]).unwrap();
+    let read: Vec<serde_json::Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let indices: Vec<u64> = read.iter().map(|v| v["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, [0, 1, 2]);
+    assert_eq!(read[2]["class"], "reference");
+    assert!(!lines.contains("s3cret"), "{lines}");
+}

@@ -61,7 +61,7 @@ fn history_of_the_bundled_example() {
         ]
     );
     assert!(lines[4].starts_with("[ref_") && lines[4].ends_with(
-        "] q3-full.xlsx — application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, ~2.3MB claimed — from tool result — fetch with fetch_reference"
+        "] q3-full.xlsx — application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, ~2.3MB claimed — from tool result"
     ), "{}", lines[4]);
     assert_eq!(lines.len(), 5);
     for secret in ["sk-live", "sig=", "file:///", "https://"] {
@@ -180,7 +180,7 @@ fn tool_result_lane_gives_the_messages_to_append_and_what_was_held_back() {
     assert_eq!(
         out,
         serde_json::json!({
-            "messages": [{"type": "tool_result", "toolUseId": "toolu_5", "isError": false,
+            "messages": [{"type": "tool_result", "toolUseId": "toolu_5", "name": "t", "isError": false,
                           "content": [{"type": "text", "text": "for the model"}]}],
             "heldForUser": [{"type": "text", "text": "for the user"}]
         })
@@ -368,6 +368,52 @@ fn on_a_terminal_control_characters_are_shown_escaped_and_piped_they_are_as_read
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 30: past eviction, each view rendered on the one registry showed other ids than the
+/// records named. Every view before the fetches shows the ids the first registered, and the
+/// records are theirs.
+#[test]
+fn fetch_shows_one_set_of_ids_in_every_view_past_eviction() {
+    let links: Vec<String> = (0..2006)
+        .map(|n| format!(r#"{{"type":"resource_link","uri":"https://h.example/f{n}","name":"f{n}"}}"#))
+        .collect();
+    let input = format!(r#"{{"content":[{}]}}"#, links.join(","));
+    let out: Value = serde_json::from_str(&ok(
+        &[
+            "fetch",
+            "--no-fetch",
+            "--provenance",
+            "tool-result",
+            "--provenance",
+            "prompt",
+        ],
+        &input,
+    ))
+    .unwrap();
+    let ids = |text: &str| -> Vec<String> {
+        text.match_indices("[ref_")
+            .map(|(at, _)| text[at + 1..at + 18].to_owned())
+            .collect()
+    };
+    let shown = ids(out["before"]["history"].as_str().unwrap());
+    assert_eq!(shown.len(), 2006);
+    assert!(ids(out["before"]["histories"]["prompt"].as_str().unwrap()) == shown);
+    let blocks: Vec<String> = out["before"]["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| ids(b["text"].as_str().unwrap()))
+        .collect();
+    assert!(blocks == shown, "the blocks view shows other ids");
+    let records: Vec<&str> = out["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    // The last 2000 shown are the records, in order; the first six were evicted.
+    assert!(records == shown[6..].iter().map(String::as_str).collect::<Vec<_>>());
+}
+
 const TWO_REFERENCES: &str = r#"{"content":[{"type":"text","text":"see"},
   {"type":"resource","uri":"data:text/plain;base64,aGVsbG8=","name":"a.txt","mimeType":"text/plain","sizeBytes":5},
   {"type":"resource","uri":"https://10.0.0.1/q.pdf?sig=SECRET","name":"q.pdf","mimeType":"application/pdf","sizeBytes":900,"disposition":"never"}]}"#;
@@ -376,7 +422,14 @@ const TWO_REFERENCES: &str = r#"{"content":[{"type":"text","text":"see"},
 fn fetch_registers_as_the_history_lane_does_and_prints_one_object() {
     let history = ok(&["history", "--seed", "3"], TWO_REFERENCES);
     let out: Value = serde_json::from_str(&ok(&["fetch", "--seed", "3", "--no-fetch"], TWO_REFERENCES)).unwrap();
-    assert_eq!(out["before"]["history"].as_str().unwrap(), history.trim_end());
+    // The same stubs, naming the fetch tool this command answers for.
+    assert_eq!(
+        out["before"]["history"].as_str().unwrap(),
+        history.trim_end().replace(
+            " — from tool result",
+            " — from tool result — fetch with fetch_reference"
+        )
+    );
     assert_eq!(out["before"], out["after"]);
     assert_eq!(out["fetches"], serde_json::json!([]));
     let records = out["records"].as_array().unwrap();

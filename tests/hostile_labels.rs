@@ -135,7 +135,7 @@ fn everything_read(input: &Value) -> Vec<String> {
         out.push(target.blocks_json(&converted.content).to_string());
         let result = tool_result(&message, "tool", "toolu_1", &registry, &target);
         out.extend(result.content.iter().filter_map(AgentBlock::as_text).map(str::to_owned));
-        out.push(Value::Array(target.tool_results_json(std::slice::from_ref(&result))).to_string());
+        out.push(Value::Array(target.tool_result_messages(std::slice::from_ref(&result))).to_string());
         out.push(script(input, &registry, &target).unwrap());
         let prompt = json!({"messages": [{"role": "user", "content": input["content"].clone()}]});
         let prompt = Message::decode(&prompt).unwrap();
@@ -209,8 +209,5 @@ fn the_findings_labels_show_no_uri() {
         &HistoryOptions::default(),
     )
     .unwrap();
-    assert!(
-        text.ends_with("] x — application/pdf — from tool result — fetch with fetch_reference"),
-        "{text}"
-    );
+    assert!(text.ends_with("] x — application/pdf — from tool result"), "{text}");
 }

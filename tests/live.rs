@@ -196,7 +196,7 @@ fn resource_links_are_stubs_without_uris() {
     assert_eq!(texts.len(), 4, "{out}");
     for stub in &texts[1..] {
         assert!(
-            stub.starts_with("[ref_") && stub.ends_with("— from tool result — fetch with fetch_reference"),
+            stub.starts_with("[ref_") && stub.ends_with("— from tool result"),
             "{stub}"
         );
     }

@@ -36,10 +36,7 @@ fn prompt_messages_map_every_block_and_keep_user_and_assistant() {
     assert_eq!(messages[2].content.len(), 2);
     assert!(matches!(messages[2].content[0], AgentBlock::Image { .. }));
     let stub = messages[2].content[1].as_text().unwrap();
-    assert!(
-        stub.ends_with("] guide.md — from prompt — fetch with fetch_reference"),
-        "{stub}"
-    );
+    assert!(stub.ends_with("] guide.md — from prompt"), "{stub}");
     let json = serde_json::to_value(&messages[1]).unwrap();
     assert_eq!(
         json,

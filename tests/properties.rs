@@ -30,7 +30,7 @@ fn everything_read(input: &Value, seed: u64) -> (Vec<String>, Vec<String>) {
         all.push(target.blocks_json(&blocks).to_string());
         let result = tool_result(&message, "tool", "toolu_1", &registry, &target);
         texts.extend(result.content.iter().filter_map(AgentBlock::as_text).map(str::to_owned));
-        let shaped = Value::Array(target.tool_results_json(std::slice::from_ref(&result)));
+        let shaped = Value::Array(target.tool_result_messages(std::slice::from_ref(&result)));
         collect_texts(&shaped, &mut texts);
         all.push(shaped.to_string());
         let script = serde_json::from_str::<serde_json::Value>(&script(input, &registry, &target).unwrap()).unwrap();
@@ -119,7 +119,7 @@ proptest! {
             let script = script(bytes, &ReferenceRegistry::with_seed(5), &Target::anthropic()).unwrap();
             (
                 history,
-                Target::anthropic().tool_results_json(std::slice::from_ref(&tool)),
+                Target::anthropic().tool_result_messages(std::slice::from_ref(&tool)),
                 serde_json::from_str::<Value>(&script).unwrap(),
             )
         };
@@ -257,7 +257,7 @@ proptest! {
                 let blocks = convert(&message, Provenance::ContextInjection, &registry, &target).unwrap().content;
                 let _ = target.blocks_json(&blocks);
                 let result = tool_result(&message, "t", "toolu_1", &registry, &target);
-                let _ = target.tool_results_json(&[result]);
+                let _ = target.tool_result_messages(&[result]);
                 let _ = target.messages_json(&prompt_messages(&message, &registry, &target).unwrap());
             }
             for block in message.blocks() {

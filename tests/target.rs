@@ -247,7 +247,7 @@ fn anthropic_takes_images_and_documents_inside_a_tool_result() {
     let message = json!({"content": [{"type": "text", "text": "chart:"}, image(&png(4), "image/png"), embedded(&pdf(), "application/pdf")]});
     let message_message = Message::decode(&message).unwrap();
     let result = tool_result(&message_message, "t", "toolu_1", &registry(), &Target::anthropic());
-    let out = Target::anthropic().tool_results_json(&[result]);
+    let out = Target::anthropic().tool_result_messages(&[result]);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["role"], "user");
     let content = &out[0]["content"][0]["content"];
@@ -268,7 +268,7 @@ fn openai_chat_tool_messages_carry_text_only_and_media_follows_in_a_user_message
         tool_result(&first_message, "chart", "call_1", &registry(), &target),
         tool_result(&second_message, "other", "call_2", &registry(), &target),
     ];
-    let out = target.tool_results_json(&results);
+    let out = target.tool_result_messages(&results);
     assert_eq!(out.len(), 3, "two tool messages, then one user message");
     assert_eq!(
         out[0],
@@ -295,7 +295,7 @@ fn openai_chat_tool_messages_carry_text_only_and_media_follows_in_a_user_message
     // No media, no user message.
     let second_message = Message::decode(&second).unwrap();
     let text_only = [tool_result(&second_message, "other", "call_2", &registry(), &target)];
-    assert_eq!(target.tool_results_json(&text_only).len(), 1);
+    assert_eq!(target.tool_result_messages(&text_only).len(), 1);
 }
 
 #[test]
@@ -304,14 +304,17 @@ fn openai_responses_gives_function_call_output_items() {
     let message = json!({"content": [{"type": "text", "text": "see"}, image(&png(4), "image/png")], "isError": true});
     let message_message = Message::decode(&message).unwrap();
     let result = tool_result(&message_message, "t", "call_9", &registry(), &target);
-    let out = target.tool_results_json(&[result]);
+    let out = target.tool_result_messages(&[result]);
     assert_eq!(
         out,
-        [json!({"type": "function_call_output", "call_id": "call_9", "output": [
-            {"type": "input_text", "text": "[tool returned an error]"},
-            {"type": "input_text", "text": "see"},
-            {"type": "input_image", "image_url": format!("data:image/png;base64,{}", B64.encode(png(4))), "detail": "auto"}
-        ]})]
+        [
+            json!({"type": "function_call_output", "call_id": "call_9",
+                   "output": "[tool returned an error]\nsee\n[image: image/png, 20B, sent in the next user message]"}),
+            json!({"role": "user", "content": [
+                {"type": "input_text", "text": "[attachments of tool call call_9]"},
+                {"type": "input_image", "image_url": format!("data:image/png;base64,{}", B64.encode(png(4))), "detail": "auto"}
+            ]})
+        ]
     );
 }
 
@@ -368,7 +371,7 @@ fn a_png_and_a_pdf_declared_generic_go_to_anthropic_as_image_and_document() {
             &registry(),
             &Target::anthropic(),
         );
-        let out = Target::anthropic().tool_results_json(&[result]);
+        let out = Target::anthropic().tool_result_messages(&[result]);
         let content = &out[0]["content"][0]["content"];
         assert_eq!(content[0]["type"], "image", "{declared}: {content}");
         assert_eq!(content[0]["source"]["media_type"], "image/png");
@@ -394,14 +397,14 @@ fn real_vectors_reach_each_target_in_its_shape() {
     let message = Message::decode(&tiny["response"]).unwrap();
     let anthropic = Target::anthropic();
     let result = tool_result(&message, "get-tiny-image", "toolu_t", &registry(), &anthropic);
-    let blocks = anthropic.tool_results_json(&[result]);
+    let blocks = anthropic.tool_result_messages(&[result]);
     let content = &blocks[0]["content"][0]["content"];
     assert_eq!(content[1]["type"], "image", "{content}");
     assert_eq!(content[1]["source"]["media_type"], "image/png");
 
     let chat = Target::openai_chat();
     let result = tool_result(&message, "get-tiny-image", "call_t", &registry(), &chat);
-    let messages = chat.tool_results_json(&[result]);
+    let messages = chat.tool_result_messages(&[result]);
     assert_eq!(messages.len(), 2);
     assert!(messages[0]["content"]
         .as_str()
@@ -413,7 +416,7 @@ fn real_vectors_reach_each_target_in_its_shape() {
     let message = Message::decode(&audio["response"]).unwrap();
     let chat = Target::openai_chat_audio();
     let result = tool_result(&message, "test_audio_content", "call_a", &registry(), &chat);
-    let messages = chat.tool_results_json(&[result]);
+    let messages = chat.tool_result_messages(&[result]);
     assert_eq!(messages[1]["content"][1]["type"], "input_audio");
     assert_eq!(messages[1]["content"][1]["input_audio"]["format"], "wav");
 }

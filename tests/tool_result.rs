@@ -113,7 +113,7 @@ fn results_with_no_text_still_give_the_model_something() {
     let link = result_of(&json!({"content": [{"type": "resource_link", "uri": "file:///r.pdf", "name": "r.pdf"}]}));
     let stub = &texts(&link)[0];
     assert!(
-        stub.starts_with("[ref_") && stub.ends_with("] r.pdf — from tool result — fetch with fetch_reference"),
+        stub.starts_with("[ref_") && stub.ends_with("] r.pdf — from tool result"),
         "{stub}"
     );
 }
@@ -245,7 +245,7 @@ fn media_checked_for_one_target_is_checked_again_for_another() {
         checked_for_openai.content[0],
         mcp_agent_view::AgentBlock::Image { .. }
     ));
-    let out = mcp_agent_view::Target::anthropic().tool_results_json(&[checked_for_openai]);
+    let out = mcp_agent_view::Target::anthropic().tool_result_messages(&[checked_for_openai]);
     assert_eq!(
         out[0]["content"][0]["content"],
         json!([{"type": "text", "text": "[image: image/png, ~6.0MB, not sent: over 5MB]"}])
@@ -264,6 +264,7 @@ fn serializes_to_the_neutral_shape_and_each_provider_shape_comes_from_its_target
         json!({
             "type": "tool_result",
             "toolUseId": "toolu_01",
+            "name": "get_weather",
             "isError": true,
             "content": [
                 {"type": "text", "text": "Here:"},
@@ -274,7 +275,7 @@ fn serializes_to_the_neutral_shape_and_each_provider_shape_comes_from_its_target
         })
     );
     assert_eq!(
-        mcp_agent_view::Target::anthropic().tool_results_json(&[result])[0]["content"][0],
+        mcp_agent_view::Target::anthropic().tool_result_messages(&[result])[0]["content"][0],
         json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01",

@@ -88,7 +88,7 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
         assert!(!shown.contains("://") && !summary.contains("://"), "a URL in {shown:?} / {summary}");
         if let mcp_agent_view::Class::Reference(reference) = &class {
             assert_eq!(shown.matches("[ref_").count(), 1, "one stub: {shown:?}");
-            assert!(shown.matches(" \u{2014} ").count() <= 3, "a stub's own separators only: {shown:?}");
+            assert!(shown.matches(" \u{2014} ").count() <= 2, "a stub's own separators only: {shown:?}");
             let uri = reference.uri.to_ascii_lowercase();
             let query = uri.split_once('?').map_or("", |(_, q)| q.split('#').next().unwrap_or(""));
             let fragment = uri.split_once('#').map_or("", |(_, f)| f);
@@ -112,7 +112,12 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
         let _ = target.blocks_json(&converted.content);
         let result = tool_result(message, "tool", "toolu_1", registry, &target);
         assert!(!result.content.is_empty(), "a tool result is never empty");
-        let _ = target.tool_results_json(&[result]);
-        let _ = target.messages_json(&prompt_messages(message, registry, &target));
+        assert!(
+            !result.content.iter().any(|b| b.as_text().is_some_and(|t| t.trim().is_empty())),
+            "no blank text block in a tool result"
+        );
+        let _ = target.tool_result_messages(&[result]);
+        let _ = target.tool_result_messages(&[tool_result(message, "tool", "toolu_1", registry, &target)]);
+        let _ = target.messages_json(&prompt_messages(message, registry, &target).unwrap());
     }
 }

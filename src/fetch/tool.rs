@@ -78,28 +78,24 @@ pub fn fetch_reference(
         }
         other => other,
     };
+    let name = registry.fetch_tool().unwrap_or(TOOL_NAME);
     let Some(id) = input.get("ref_id").and_then(Value::as_str) else {
-        return failed(tool_use_id, "the call needs a ref_id");
+        return failed(name, tool_use_id, "the call needs a ref_id");
     };
     let id = id.trim().trim_start_matches('[').trim_end_matches(']');
     match fetcher.fetch(registry, id) {
         Ok(done) => answer(tool_use_id, &done, registry, target),
         Err(refusal) => failed(
+            name,
             tool_use_id,
             &format!("{} ({})", refusal, crate::text::clean_label(id).unwrap_or_default()),
         ),
     }
 }
 
-fn failed(tool_use_id: &str, why: &str) -> AgentToolResult<'static> {
-    AgentToolResult {
-        tool_use_id: tool_use_id.to_owned(),
-        content: vec![AgentBlock::Text {
-            text: Cow::Owned(format!("[fetch_reference failed: {why}]")),
-        }],
-        is_error: true,
-        held_for_user: Vec::new(),
-    }
+fn failed(name: &str, tool_use_id: &str, why: &str) -> AgentToolResult<'static> {
+    let text = Cow::Owned(format!("[{name} failed: {why}]"));
+    AgentToolResult::new(name, tool_use_id, vec![AgentBlock::Text { text }], true)
 }
 
 /// What the model reads of a verified fetch.
@@ -136,12 +132,7 @@ fn answer(
             });
         }
     }
-    AgentToolResult {
-        tool_use_id: tool_use_id.to_owned(),
-        content,
-        is_error: false,
-        held_for_user: Vec::new(),
-    }
+    AgentToolResult::new(registry.fetch_tool().unwrap_or(TOOL_NAME), tool_use_id, content, false)
 }
 
 /// `[ref_… fetched: audio/wav, 19B, digest verified, saved as ref_….wav]`: facts, and the

@@ -52,6 +52,16 @@ pub enum AgentBlock<'a> {
 }
 
 impl<'a> AgentBlock<'a> {
+    /// A text block.
+    ///
+    /// ```
+    /// assert_eq!(mcp_agent_view::AgentBlock::text("hi").as_text(), Some("hi"));
+    /// ```
+    #[must_use]
+    pub fn text(text: impl Into<Cow<'a, str>>) -> Self {
+        AgentBlock::Text { text: text.into() }
+    }
+
     /// The same block, owning its strings.
     #[must_use]
     pub fn into_owned(self) -> AgentBlock<'static> {

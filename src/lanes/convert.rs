@@ -18,6 +18,7 @@ use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 /// user.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[must_use]
+#[non_exhaustive]
 pub struct Converted<'a> {
     /// The agent blocks the model reads, in order.
     pub content: Vec<AgentBlock<'a>>,
@@ -330,7 +331,7 @@ impl<'a, 'r> Lane<'a, 'r> {
     fn convert<'b>(&mut self, block: &'b Block<'_>, for_user: bool) -> AgentBlock<'b> {
         let class = classify_block(block);
         if !for_user {
-            self.has_text |= matches!(class, Class::Text { .. });
+            self.has_text |= matches!(class, Class::Text { text } if !text.trim().is_empty());
         }
         convert_class_deferred(class, self.provenance, &mut self.stubs, self.target)
     }

@@ -153,7 +153,7 @@ impl<'r> Render<'r> {
             return;
         }
         let class = classify_block(block);
-        self.has_text |= matches!(class, Class::Text { .. });
+        self.has_text |= matches!(class, Class::Text { text } if !text.trim().is_empty());
         if self.count > 0 {
             self.out.push('\n');
         }

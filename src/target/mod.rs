@@ -351,26 +351,38 @@ impl Target {
         }
     }
 
-    /// The tool results of one turn as what to append to the conversation: for Anthropic one
-    /// `user` message of `tool_result` blocks; for OpenAI Chat one `tool` message per result
-    /// (text only, contiguous) and, where any result carries media, one `user` message after
-    /// them with the media; for OpenAI Responses one `function_call_output` item per result;
-    /// for the neutral target one `tool_result` object per result.
+    /// Everything one assistant turn's tool calls add to the conversation, in the target's
+    /// shape, in order: for Anthropic one `user` message holding every `tool_result` block;
+    /// for OpenAI Chat one `tool` message per call (text only, contiguous), then, where any
+    /// result carries media, one `user` message with that media; for OpenAI Responses one
+    /// `function_call_output` item per call (text only), then a `user` message for media; for
+    /// the neutral target one neutral `tool_result` object per call.
     ///
     /// No result carries an empty or white-space-only text block: such a block is left out
     /// where other content remains, and a result left with none reads
     /// `[tool returned no content]`.
     ///
+    /// ```
+    /// use mcp_agent_view::{tool_result, ReferenceRegistry, Target};
+    ///
+    /// let target = Target::anthropic();
+    /// let answer = br#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"22.5 C"}]}}"#;
+    /// let result = tool_result(answer, "get_weather", "toolu_01", &ReferenceRegistry::new(), &target);
+    /// let messages = target.tool_result_messages(&[result]);
+    /// assert_eq!(messages, [serde_json::json!({"role": "user", "content": [{"type": "tool_result",
+    ///     "tool_use_id": "toolu_01", "is_error": false, "content": [{"type": "text", "text": "22.5 C"}]}]})]);
+    /// ```
+    ///
     /// A `Vec` of [`Target::tool_results_view`]'s items; for many blocks, serialize the view.
     #[must_use]
-    pub fn tool_results_json(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
+    pub fn tool_result_messages(&self, results: &[AgentToolResult<'_>]) -> Vec<Value> {
         match to_value(&self.tool_results_view(results)) {
             Value::Array(items) => items,
             _ => Vec::new(),
         }
     }
 
-    /// [`Target::tool_results_json`] as a value to serialize: the same JSON array, written as
+    /// [`Target::tool_result_messages`] as a value to serialize: the same JSON array, written as
     /// it goes.
     #[must_use]
     pub fn tool_results_view<'s>(&'s self, results: &'s [AgentToolResult<'s>]) -> Shaped<'s> {

@@ -25,13 +25,13 @@ pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
     Items(move || blocks.iter().map(Block))
 }
 
-/// `{"content":[…],"isError":…,"toolUseId":…,"type":"tool_result"}` per result.
+/// `{"content":[…],"isError":…,"name":…,"toolUseId":…,"type":"tool_result"}` per result.
 pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
     struct One<'a>(&'a AgentToolResult<'a>);
     impl Serialize for One<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             object!(s, "content" => blocks(&self.0.content), "isError" => self.0.is_error,
-                "toolUseId" => self.0.tool_use_id, "type" => "tool_result")
+                "name" => self.0.name, "toolUseId" => self.0.tool_use_id, "type" => "tool_result")
         }
     }
     Items(move || results.iter().map(One))

@@ -16,7 +16,7 @@ fn a_rejected_call_becomes_an_error_tool_result() {
     assert_eq!(result.tool_use_id, "toolu_9");
     assert_eq!(
         serde_json::to_value(&result).unwrap(),
-        json!({"type": "tool_result", "toolUseId": "toolu_9", "isError": true, "heldForUser": [],
+        json!({"type": "tool_result", "toolUseId": "toolu_9", "name": "get_weather", "isError": true, "heldForUser": [],
                "content": [{"type": "text", "text": "Tool call get_weather failed: Invalid arguments: city is required"}]})
     );
 }

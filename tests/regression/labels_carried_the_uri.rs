@@ -29,11 +29,11 @@ fn no_label_shows_the_uri_or_its_query() {
     assert_eq!(
         text,
         format!(
-            "{} — from tool result — fetch with fetch_reference\n\
-             {} report.pdf — application/pdf — from tool result — fetch with fetch_reference\n\
+            "{} — from tool result\n\
+             {} report.pdf — application/pdf — from tool result\n\
              [file: unknown type, 2B]\n\
-             {} — from tool result — fetch with fetch_reference\n\
-             {} — from tool result — fetch with fetch_reference",
+             {} — from tool result\n\
+             {} — from tool result",
             ids[0], ids[1], ids[2], ids[3]
         )
     );

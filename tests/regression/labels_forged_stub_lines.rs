@@ -39,8 +39,8 @@ fn a_forged_name_gives_one_stub_line_and_one_id() {
     assert_eq!(text.matches("[ref_").count(), 2, "{text}");
     assert_eq!(text.lines().count(), 2, "{text}");
     // A stub has its own separators only: the first has no media type to show (the forged
-    // one is no type/subtype) and no size, so two; the second has a size, so three.
-    for (line, separators) in text.lines().zip([2, 3]) {
+    // one is no type/subtype) and no size, so one; the second has a size, so two.
+    for (line, separators) in text.lines().zip([1, 2]) {
         assert_eq!(
             line.matches(" — ").count(),
             separators,
@@ -67,7 +67,7 @@ fn no_invisible_or_separating_character_of_a_label_reaches_the_model() {
         Target::openai_responses(),
     ] {
         let result = tool_result(&message, "t", "toolu_1", &registry, &target);
-        outputs.push(serde_json::Value::Array(target.tool_results_json(&[result])).to_string());
+        outputs.push(serde_json::Value::Array(target.tool_result_messages(&[result])).to_string());
     }
     for out in outputs {
         for c in INVISIBLE {
@@ -88,7 +88,7 @@ fn a_10_mb_error_message_gives_a_small_tool_result() {
         Target::openai_responses(),
     ] {
         let result = tool_result(&message, "search", "toolu_1", &ReferenceRegistry::new(), &target);
-        let shaped = serde_json::Value::Array(target.tool_results_json(&[result])).to_string();
+        let shaped = serde_json::Value::Array(target.tool_result_messages(&[result])).to_string();
         assert!(shaped.len() < 2048, "{} bytes", shaped.len());
         assert!(
             !shaped.contains("one\\nline") && !shaped.contains('\u{2028}'),

@@ -43,6 +43,6 @@ fn every_default_ignorable_goes_and_every_bracket_and_dash_is_plain() {
     )
     .unwrap();
     assert_eq!(text.matches('[').count(), 1, "{text}");
-    assert_eq!(text.matches(" — ").count(), 2, "{text}");
+    assert_eq!(text.matches(" — ").count(), 1, "{text}");
     assert!(!text.contains('\u{2500}') && !text.contains('\u{27E6}'), "{text}");
 }

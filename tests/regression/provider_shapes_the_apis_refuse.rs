@@ -49,7 +49,7 @@ fn sent(message: &Value) -> Vec<Value> {
     let mut out = Vec::new();
     for target in targets() {
         let result = tool_result(&message, "t", "toolu_1", &registry, &target);
-        out.push(Value::Array(target.tool_results_json(&[result])));
+        out.push(Value::Array(target.tool_result_messages(&[result])));
         out.push(
             target.blocks_json(
                 &convert(&message, Provenance::PushEvent, &registry, &target)
@@ -88,7 +88,7 @@ fn no_target_is_sent_an_empty_text_block() {
         &ReferenceRegistry::new(),
         &Target::anthropic(),
     );
-    let out = Target::anthropic().tool_results_json(&[result]);
+    let out = Target::anthropic().tool_result_messages(&[result]);
     assert_eq!(
         out[0]["content"][0]["content"].as_array().unwrap().len(),
         1,
@@ -98,7 +98,7 @@ fn no_target_is_sent_an_empty_text_block() {
     assert_eq!(out[0]["content"][0]["content"][0]["type"], "image");
     let alone = Message::decode(&json!({"content": [{"type": "text", "text": ""}]})).unwrap();
     let result = tool_result(&alone, "t", "toolu_1", &ReferenceRegistry::new(), &Target::anthropic());
-    let out = Target::anthropic().tool_results_json(&[result]);
+    let out = Target::anthropic().tool_result_messages(&[result]);
     assert_eq!(
         out[0]["content"][0]["content"],
         json!([{"type": "text", "text": "[tool returned no content]"}])
@@ -120,7 +120,7 @@ fn a_data_url_image_is_sent_as_an_image() {
             &ReferenceRegistry::new(),
             &Target::anthropic(),
         );
-        let out = Target::anthropic().tool_results_json(&[result]);
+        let out = Target::anthropic().tool_result_messages(&[result]);
         let image = &out[0]["content"][0]["content"][0];
         assert_eq!(image["type"], "image", "{out:?}");
         assert_eq!(image["source"]["data"], png().as_str(), "the base64 inside the URL");
@@ -154,9 +154,11 @@ fn every_input_image_has_a_detail() {
     ] {
         target.image_detail = detail;
         let result = tool_result(&message, "t", "call_1", &ReferenceRegistry::new(), &target);
-        let out = target.tool_results_json(&[result]);
-        assert_eq!(out[0]["output"][0]["type"], "input_image");
-        assert_eq!(out[0]["output"][0]["detail"], name);
+        let out = target.tool_result_messages(&[result]);
+        // The output is text; the image follows in a user message, after the line naming its call.
+        assert_eq!(out[1]["role"], "user");
+        assert_eq!(out[1]["content"][1]["type"], "input_image");
+        assert_eq!(out[1]["content"][1]["detail"], name);
         let blocks = target.blocks_json(
             &convert(&message, Provenance::PushEvent, &ReferenceRegistry::new(), &target)
                 .unwrap()

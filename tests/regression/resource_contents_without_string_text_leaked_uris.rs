@@ -37,7 +37,7 @@ fn everything_read(input: &Value) -> Vec<String> {
                 .content;
             out.push(target.blocks_json(&blocks).to_string());
             let result = tool_result(&message, "t", "toolu_1", &registry, &target);
-            out.push(Value::from(target.tool_results_json(&[result])).to_string());
+            out.push(Value::from(target.tool_result_messages(&[result])).to_string());
             out.push(
                 Value::from(target.messages_json(&prompt_messages(&message, &registry, &target).unwrap())).to_string(),
             );

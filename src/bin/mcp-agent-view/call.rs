@@ -106,7 +106,13 @@ fn show_answer(
     runtime: &tokio::runtime::Runtime,
     client: StdioClient,
 ) -> Result<String, String> {
-    let registry = registry_of(args.options);
+    let mut registry = registry_of(args.options);
+    if args.fetch_references {
+        // The stubs name the tool whose answers follow.
+        registry = registry
+            .with_fetch_tool(mcp_agent_view::fetch::TOOL_NAME)
+            .map_err(|e| e.to_string())?;
+    }
     let how = lane_of(ask, args);
     let shown = show_with(answer.to_string().as_bytes(), &how, args.options, &registry);
     if !args.fetch_references {
@@ -127,7 +133,7 @@ fn show_answer(
         .map(|(n, record)| {
             let call = json!({"ref_id": record.id});
             let result = fetch_reference(&call, &format!("toolu_fetch_{n}"), &registry, &fetcher, &target);
-            json!({"messages": target.tool_results_json(std::slice::from_ref(&result))})
+            json!({"messages": target.tool_result_messages(std::slice::from_ref(&result))})
         })
         .collect();
     drop(fetcher);

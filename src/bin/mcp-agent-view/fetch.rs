@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_agent_view::fetch::{FetchPolicy, Fetcher, Refusal, DEFAULT_MAX_BYTES};
-use mcp_agent_view::{
-    convert, history, reference::ReferenceRecord, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
-};
+use mcp_agent_view::fetch::{FetchPolicy, Fetcher, Refusal, DEFAULT_MAX_BYTES, TOOL_NAME};
+use mcp_agent_view::reference::{ReferenceRecord, RegistrySnapshot};
+use mcp_agent_view::{convert, history, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 use serde_json::{json, Map, Value};
 
 #[derive(Args)]
@@ -71,13 +70,17 @@ pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
     let message = Message::parse(&bytes).map_err(|e| e.to_string())?;
     let registry = args
         .seed
-        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
+        .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed)
+        .with_fetch_tool(TOOL_NAME)
+        .map_err(|e| e.to_string())?;
     let provenances = if args.provenance.is_empty() {
         vec![Provenance::ToolResult]
     } else {
         args.provenance.clone()
     };
-    let before = views(&message, &registry, &provenances);
+    // Registered once, by the first view; every other view is rendered from the registry as
+    // it stood before, so that each shows the ids the records name, eviction or not.
+    let before = views(&message, Some(&registry), &registry.snapshot(), &provenances)?;
 
     let mut host = Fetcher::new(policy);
     if let Some(dir) = &args.save_dir {
@@ -113,7 +116,7 @@ pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
             });
         }
     }
-    let after = views(&message, &registry, &provenances);
+    let after = views(&message, None, &registry.snapshot(), &provenances)?;
     let records: Vec<Value> = registry.records().iter().map(record_json).collect();
     let out = json!({"before": before, "after": after, "records": records, "fetches": fetches});
     serde_json::to_string_pretty(&out)
@@ -158,10 +161,23 @@ fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
 }
 
 /// What the model reads: the history lane under each provenance, and the neutral blocks lane.
-fn views(message: &Message<'_>, registry: &ReferenceRegistry, provenances: &[Provenance]) -> Value {
+/// `first`, where given, registers the references as the first view shows them; every other
+/// view reads a registry restored from `snapshot`, the registry as it stood before, and
+/// registers nothing in the one the records come from.
+fn views(
+    message: &Message<'_>,
+    first: Option<&ReferenceRegistry>,
+    snapshot: &RegistrySnapshot,
+    provenances: &[Provenance],
+) -> Result<Value, String> {
+    let copy = || {
+        ReferenceRegistry::restore(snapshot)
+            .and_then(|r| r.with_fetch_tool(TOOL_NAME))
+            .map_err(|e| e.to_string())
+    };
     let mut histories = Map::new();
-    let mut first = None;
-    for &provenance in provenances {
+    let mut shown = None;
+    for (n, &provenance) in provenances.iter().enumerate() {
         let options = HistoryOptions {
             provenance,
             budget: None,
@@ -170,15 +186,19 @@ fn views(message: &Message<'_>, registry: &ReferenceRegistry, provenances: &[Pro
             .to_possible_value()
             .map_or_else(String::new, |v| v.get_name().to_owned());
         // A decoded message never fails a lane.
-        let text = history(message, registry, &options).unwrap_or_default();
-        first.get_or_insert_with(|| text.clone());
+        let text = match first.filter(|_| n == 0) {
+            Some(registry) => history(message, registry, &options),
+            None => history(message, &copy()?, &options),
+        }
+        .unwrap_or_default();
+        shown.get_or_insert_with(|| text.clone());
         histories.insert(name, Value::String(text));
     }
     let target = Target::neutral();
-    let blocks = convert(message, provenances[0], registry, &target)
+    let blocks = convert(message, provenances[0], &copy()?, &target)
         .map(|c| c.content)
         .unwrap_or_default();
-    json!({"history": first, "histories": histories, "blocks": target.blocks_json(&blocks)})
+    Ok(json!({"history": shown, "histories": histories, "blocks": target.blocks_json(&blocks)}))
 }
 
 /// The host-private view of a record: the one place the CLI prints a uri.
