@@ -7,6 +7,8 @@
 //   huge         a 20 MiB embedded blob between two text blocks
 //   only-unknown one block of a type nobody knows
 //   silent       never answers
+//   slow         answers after one second, other calls meanwhile
+//   where        the PROBE and HOME variables and the working directory
 // Prompt: odd   a message with an unknown block beside an embedded resource.
 import { createInterface } from "node:readline";
 
@@ -36,6 +38,7 @@ const tools = {
     ],
   }),
   "only-unknown": () => ({ content: [{ type: "hologram", frames: 1 }] }),
+  where: () => ({ content: [{ type: "text", text: `${process.env.PROBE ?? "unset"} ${process.env.HOME ?? "no home"} ${process.cwd()}` }] }),
 };
 
 const prompts = {
@@ -61,10 +64,14 @@ function answer(request) {
     case "ping":
       return reply({});
     case "tools/list":
-      return reply({ tools: [...Object.keys(tools), "fails", "silent"].map((name) => ({ name, inputSchema: { type: "object" } })) });
+      return reply({ tools: [...Object.keys(tools), "fails", "silent", "slow"].map((name) => ({ name, inputSchema: { type: "object" } })) });
     case "tools/call":
       if (params?.name === "fails") return error(-32000, "backend exploded");
       if (params?.name === "silent") return null;
+      if (params?.name === "slow") {
+        setTimeout(() => process.stdout.write(JSON.stringify(reply({ content: [{ type: "text", text: "slow done" }] })) + "\n"), 1000);
+        return null;
+      }
       if (tools[params?.name]) return reply(tools[params.name]());
       return error(-32602, `Unknown tool: ${params?.name}`);
     case "prompts/get":

@@ -401,7 +401,7 @@ mod bridge {
     fn the_stdio_helper_takes_a_result_on_a_20_mib_line_whole() {
         let script = super::misbehaving();
         runtime().block_on(async {
-            let mut client = StdioServer::new("node").args([&script]).connect().await.unwrap();
+            let client = StdioServer::new("node").args([&script]).connect().await.unwrap();
             let answer = client.request(tool("huge")).await.unwrap();
             let message = Message::decode(&answer).unwrap();
             let result = tool_result(
@@ -432,7 +432,7 @@ mod bridge {
         let script = super::misbehaving();
         runtime().block_on(async {
             let server = StdioServer::new("node").args([&script]).max_line_bytes(1024 * 1024);
-            let mut client = server.connect().await.unwrap();
+            let client = server.connect().await.unwrap();
             let error = client.request(tool("huge")).await.unwrap_err();
             assert_eq!(error.kind(), ErrorKind::Server);
             assert_eq!(
@@ -457,7 +457,7 @@ mod bridge {
             assert_eq!(error.kind(), ErrorKind::Timeout);
             assert_eq!(error.to_string(), "initialize: the server did not answer within 0.5 s");
 
-            let mut client = StdioServer::new("node")
+            let client = StdioServer::new("node")
                 .args([&script])
                 .timeout(timeout)
                 .connect()
@@ -467,6 +467,63 @@ mod bridge {
             assert_eq!(error.kind(), ErrorKind::Timeout);
             assert_eq!(error.to_string(), "call: the server did not answer within 0.5 s");
             assert!(started.elapsed().as_secs() < 10);
+            client.close().await;
+        });
+    }
+
+    #[test]
+    fn the_calls_of_one_turn_run_at_once_over_one_connection() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let client = StdioServer::new("node").args([&script]).connect().await.unwrap();
+            let started = std::time::Instant::now();
+            let (a, b) = tokio::join!(client.request(tool("slow")), client.request(tool("slow")));
+            let elapsed = started.elapsed();
+            for answer in [a.unwrap(), b.unwrap()] {
+                assert_eq!(answer["content"][0]["text"], "slow done");
+            }
+            assert!(elapsed < std::time::Duration::from_millis(1800), "{elapsed:?}");
+            // A timeout of its own for one call.
+            let error = client
+                .request_within(tool("slow"), Some(std::time::Duration::from_millis(200)))
+                .await
+                .unwrap_err();
+            assert_eq!(error.to_string(), "call: the server did not answer within 0.2 s");
+            client.close().await;
+        });
+    }
+
+    #[test]
+    fn the_server_gets_the_environment_and_directory_it_is_given() {
+        let script = super::misbehaving();
+        let dir = std::env::temp_dir();
+        let node = std::env::var_os("PATH").unwrap();
+        runtime().block_on(async {
+            let client = StdioServer::new("node")
+                .args([&script])
+                .env_clear()
+                .env("PATH", node)
+                .env("PROBE", "set")
+                .current_dir(&dir)
+                .connect()
+                .await
+                .unwrap();
+            let answer = client.request(tool("where")).await.unwrap();
+            let cwd = dir.canonicalize().unwrap();
+            assert_eq!(answer["content"][0]["text"], format!("set no home {}", cwd.display()));
+            client.close().await;
+        });
+        // The older handshake, as an option.
+        runtime().block_on(async {
+            let client = StdioServer::new("node")
+                .args([&script])
+                .handshake(mcp_agent_view::rmcp_bridge::Handshake::Initialize)
+                .env_remove("PROBE")
+                .connect()
+                .await
+                .unwrap();
+            let answer = client.request(tool("where")).await.unwrap();
+            assert!(answer["content"][0]["text"].as_str().unwrap().starts_with("unset "));
             client.close().await;
         });
     }

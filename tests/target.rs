@@ -469,3 +469,36 @@ fn providers_read_and_write_the_clis_names() {
     assert!(error.to_string().starts_with(r#"unknown provider "gemini""#), "{error}");
     assert!(serde_json::from_str::<Provider>("3").is_err());
 }
+
+#[cfg(feature = "rmcp")]
+#[test]
+fn tool_definitions_take_each_providers_shape_and_the_fetch_tool_where_offered() {
+    let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+    let tools = [
+        rmcp::model::Tool::new(
+            "search",
+            "Searches",
+            std::sync::Arc::new(schema.as_object().unwrap().clone()),
+        ),
+        rmcp::model::Tool::new_with_raw("bare", None, std::sync::Arc::new(serde_json::Map::new())),
+    ];
+    assert_eq!(
+        Target::anthropic().tool_definitions(&tools, None),
+        [
+            json!({"name": "search", "description": "Searches", "input_schema": schema}),
+            json!({"name": "bare", "input_schema": {}})
+        ]
+    );
+    assert_eq!(
+        Target::openai_chat().tool_definitions(&tools[..1], None),
+        [json!({"type": "function", "function": {"name": "search", "description": "Searches", "parameters": schema}})]
+    );
+    assert_eq!(
+        Target::openai_responses().tool_definitions(&tools[..1], None),
+        [json!({"type": "function", "name": "search", "description": "Searches", "parameters": schema})]
+    );
+    let with_fetch = Target::anthropic().tool_definitions(&tools[..1], Some("fetch_reference"));
+    assert_eq!(with_fetch.len(), 2);
+    assert_eq!(with_fetch[1]["name"], "fetch_reference");
+    assert_eq!(with_fetch[1]["input_schema"]["required"][0], "ref_id");
+}

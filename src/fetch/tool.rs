@@ -41,16 +41,7 @@ pub fn tool_definition(provider: Provider, name: &str) -> Value {
         "required": ["ref_id"],
         "additionalProperties": false
     });
-    match provider {
-        Provider::Anthropic => json!({"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}),
-        Provider::OpenAiChat => {
-            json!({"type": "function", "function": {"name": name, "description": TOOL_DESCRIPTION, "parameters": schema}})
-        }
-        Provider::OpenAiResponses => {
-            json!({"type": "function", "name": name, "description": TOOL_DESCRIPTION, "parameters": schema})
-        }
-        Provider::Neutral => json!({"name": name, "description": TOOL_DESCRIPTION, "inputSchema": schema}),
-    }
+    crate::target::tool_shape(provider, name, Some(TOOL_DESCRIPTION), schema)
 }
 
 /// Answers a `fetch_reference` call: `input` is the call's arguments (`{"ref_id": …}`, as an

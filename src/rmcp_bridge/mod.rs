@@ -31,7 +31,7 @@
 mod stdio;
 
 #[cfg(feature = "stdio")]
-pub use stdio::{StdioClient, StdioServer, DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT};
+pub use stdio::{Handshake, StdioClient, StdioServer, DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT};
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -43,7 +43,6 @@ use crate::error::{Error, ErrorKind};
 use crate::reference::ReferenceRegistry;
 use crate::target::Target;
 use crate::tool_result::{tool_call_failed, tool_result, AgentToolResult};
-use crate::wire::Message;
 
 /// The JSON of any rmcp result: a typed one as it serializes, one rmcp could not type
 /// (`CustomResult`) exactly as it arrived. Feed it to [`Message::decode`].
@@ -102,8 +101,35 @@ pub fn tool_result_from_rmcp(
         Ok(json) => json,
         Err(error) => return tool_call_failed(name, tool_use_id, &error.to_string()),
     };
-    match Message::decode(&json) {
-        Ok(message) => tool_result(&message, name, tool_use_id, registry, target).into_owned(),
+    tool_result(&json, name, tool_use_id, registry, target).into_owned()
+}
+
+/// rmcp's typed `CallToolResult` (what `Peer::call_tool` gives) as the model's tool result.
+///
+/// A typed result has already lost what rmcp could not type: `Peer::call_tool` fails on a
+/// whole result over one block type or audience role it does not know, so its good siblings
+/// never arrive. Prefer `Peer::send_request` and [`tool_result_from_rmcp`], which keep such a
+/// result as it arrived.
+///
+/// ```
+/// use mcp_agent_view::rmcp_bridge::tool_result_from_typed;
+/// use mcp_agent_view::{ReferenceRegistry, Target};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+///
+/// let typed = CallToolResult::success(vec![ContentBlock::text("22.5 C")]);
+/// let result = tool_result_from_typed(&typed, "get_weather", "toolu_1", &ReferenceRegistry::new(), &Target::anthropic());
+/// assert_eq!(result.content[0].as_text(), Some("22.5 C"));
+/// ```
+#[must_use]
+pub fn tool_result_from_typed(
+    result: &CallToolResult,
+    name: &str,
+    tool_use_id: &str,
+    registry: &ReferenceRegistry,
+    target: &Target,
+) -> AgentToolResult<'static> {
+    match call_tool_result_json(result) {
+        Ok(json) => tool_result(&json, name, tool_use_id, registry, target).into_owned(),
         Err(error) => tool_call_failed(name, tool_use_id, &error.to_string()),
     }
 }

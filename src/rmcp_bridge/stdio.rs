@@ -9,12 +9,13 @@
 
 use std::ffi::OsString;
 use std::future::Future;
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ::rmcp::model::{ClientJsonRpcMessage, ClientRequest, ServerJsonRpcMessage};
-use ::rmcp::service::{RunningService, ServiceError};
+use ::rmcp::model::{ClientJsonRpcMessage, ClientRequest, ProtocolVersion, ServerJsonRpcMessage};
+use ::rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService, ServiceError};
 use ::rmcp::transport::Transport;
 use ::rmcp::{RoleClient, ServiceExt as _};
 use serde_json::Value;
@@ -39,7 +40,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// # async fn run() -> Result<(), mcp_agent_view::Error> {
 /// let server = StdioServer::new("npx").args(["-y", "@modelcontextprotocol/server-everything", "stdio"]);
-/// let mut client = server.connect().await?; // starts it and initializes
+/// let client = server.connect().await?; // starts it and negotiates the newest protocol
 /// let request = ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("get-tiny-image")));
 /// let answer = client.request(request).await?; // the result, or a JSON-RPC error response
 /// let message = mcp_agent_view::Message::decode(&answer)?;
@@ -50,9 +51,32 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct StdioServer {
     program: OsString,
     args: Vec<OsString>,
+    env: Vec<Env>,
+    current_dir: Option<PathBuf>,
     max_line_bytes: usize,
     timeout: Duration,
     inherit_stderr: bool,
+    handshake: Handshake,
+}
+
+/// How a [`StdioServer`] starts its session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Handshake {
+    /// rmcp's automatic lifecycle: `server/discover` for the newest protocol the server
+    /// speaks, falling back to `initialize` where the server is older. The default.
+    #[default]
+    Negotiate,
+    /// The `initialize` handshake only, as protocol versions before 2026-07-28 have it.
+    Initialize,
+}
+
+/// One change to the server's environment, in the order given.
+#[derive(Clone, Debug)]
+enum Env {
+    Set(OsString, OsString),
+    Remove(OsString),
+    Clear,
 }
 
 impl StdioServer {
@@ -62,10 +86,49 @@ impl StdioServer {
         StdioServer {
             program: program.into(),
             args: Vec::new(),
+            env: Vec::new(),
+            current_dir: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             timeout: DEFAULT_TIMEOUT,
             inherit_stderr: false,
+            handshake: Handshake::Negotiate,
         }
+    }
+
+    /// Sets an environment variable of the server (it inherits this process's otherwise).
+    #[must_use]
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push(Env::Set(key.into(), value.into()));
+        self
+    }
+
+    /// Leaves an environment variable out of the server's environment.
+    #[must_use]
+    pub fn env_remove(mut self, key: impl Into<OsString>) -> Self {
+        self.env.push(Env::Remove(key.into()));
+        self
+    }
+
+    /// Starts the server with no environment but what [`StdioServer::env`] sets after this.
+    #[must_use]
+    pub fn env_clear(mut self) -> Self {
+        self.env.push(Env::Clear);
+        self
+    }
+
+    /// The server's working directory (this process's by default).
+    #[must_use]
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// How the session starts: [`Handshake::Negotiate`] (the default) or
+    /// [`Handshake::Initialize`].
+    #[must_use]
+    pub fn handshake(mut self, handshake: Handshake) -> Self {
+        self.handshake = handshake;
+        self
     }
 
     /// Adds arguments to the command.
@@ -87,7 +150,8 @@ impl StdioServer {
         self
     }
 
-    /// How long initializing, and then each request, may take.
+    /// How long initializing, and then each request, may take ([`DEFAULT_TIMEOUT`] by
+    /// default); [`StdioClient::request_within`] sets it for one call.
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -119,6 +183,16 @@ impl StdioServer {
             })
             // However this ends, the server does not outlive its client.
             .kill_on_drop(true);
+        for change in &self.env {
+            match change {
+                Env::Set(key, value) => command.env(key, value),
+                Env::Remove(key) => command.env_remove(key),
+                Env::Clear => command.env_clear(),
+            };
+        }
+        if let Some(dir) = &self.current_dir {
+            command.current_dir(dir);
+        }
         let mut child = command
             .spawn()
             .map_err(|e| Error::new(ErrorKind::Server, format!("start: cannot run {name}: {e}")))?;
@@ -132,12 +206,24 @@ impl StdioServer {
             max_line_bytes: self.max_line_bytes,
             fault: Arc::clone(&fault),
         };
-        let mut connection = Connection {
-            child,
+        let connection = Connection {
+            child: tokio::sync::Mutex::new(child),
             fault,
             timeout: self.timeout,
         };
-        let service = match tokio::time::timeout(self.timeout, ().serve(transport)).await {
+        let started = async {
+            match self.handshake {
+                Handshake::Initialize => ().serve(transport).await,
+                Handshake::Negotiate => {
+                    let lifecycle = ClientLifecycleMode::Auto {
+                        preferred_versions: vec![ProtocolVersion::LATEST],
+                        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+                    };
+                    ().serve_with_lifecycle(transport, lifecycle).await
+                }
+            }
+        };
+        let service = match tokio::time::timeout(self.timeout, started).await {
             Ok(Ok(service)) => service,
             Ok(Err(error)) => return Err(connection.failure("initialize", &error.to_string()).await),
             Err(_) => return Err(connection.timed_out("initialize")),
@@ -162,16 +248,30 @@ impl std::fmt::Debug for StdioClient {
 
 impl StdioClient {
     /// Sends one request and gives back the answer as JSON, ready for
-    /// [`Message::decode`](crate::Message::decode): the result (typed by rmcp or, where rmcp
-    /// could not type it, as it arrived), or the JSON-RPC error response the server sent.
-    /// Fails as [`StdioServer::connect`] does, the message starting `call: `.
-    pub async fn request(&mut self, request: ClientRequest) -> Result<Value, Error> {
-        let timeout = self.connection.timeout;
-        match tokio::time::timeout(timeout, self.service.peer().send_request(request)).await {
-            Err(_) => Err(self.connection.timed_out("call")),
-            Ok(Ok(result)) => server_result_json(&result),
-            Ok(Err(ServiceError::McpError(error))) => Ok(error_json(&error)),
-            Ok(Err(error)) => Err(self.connection.failure("call", &error.to_string()).await),
+    /// [`tool_result`](fn@crate::tool_result) or [`Message::decode`](crate::Message::decode):
+    /// the result (typed by rmcp or, where rmcp could not type it, as it arrived), or the
+    /// JSON-RPC error response the server sent. Fails as [`StdioServer::connect`] does, the
+    /// message starting `call: `.
+    ///
+    /// Takes `&self`: the calls of one turn run at once over the one connection (join them).
+    pub async fn request(&self, request: ClientRequest) -> Result<Value, Error> {
+        self.request_within(request, Some(self.connection.timeout)).await
+    }
+
+    /// [`StdioClient::request`] with a timeout of its own for this call, or none (`None`).
+    pub async fn request_within(&self, request: ClientRequest, timeout: Option<Duration>) -> Result<Value, Error> {
+        let sent = self.service.peer().send_request(request);
+        let answer = match timeout {
+            Some(timeout) => match tokio::time::timeout(timeout, sent).await {
+                Ok(answer) => answer,
+                Err(_) => return Err(Connection::timed_out_after("call", timeout)),
+            },
+            None => sent.await,
+        };
+        match answer {
+            Ok(result) => server_result_json(&result),
+            Err(ServiceError::McpError(error)) => Ok(error_json(&error)),
+            Err(error) => Err(self.connection.failure("call", &error.to_string()).await),
         }
     }
 
@@ -183,15 +283,15 @@ impl StdioClient {
     }
 
     /// Ends the session and the server: closes its input, waits a moment, then kills it.
-    pub async fn close(mut self) {
+    pub async fn close(self) {
         let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
-        let _ = self.connection.child.kill().await;
+        let _ = self.connection.child.lock().await.kill().await;
     }
 }
 
 /// What the client knows of the server beside rmcp: its process, what its output did.
 struct Connection {
-    child: Child,
+    child: tokio::sync::Mutex<Child>,
     fault: Arc<Mutex<Option<String>>>,
     timeout: Duration,
 }
@@ -199,13 +299,14 @@ struct Connection {
 impl Connection {
     /// The error of `step`, from what the server did: a fault the reader saw, an exit, or
     /// else what rmcp said.
-    async fn failure(&mut self, step: &str, rmcp_said: &str) -> Error {
+    async fn failure(&self, step: &str, rmcp_said: &str) -> Error {
         let fault = self.fault.lock().map(|f| f.clone()).unwrap_or_default();
         let cause = match fault {
             Some(fault) if !fault.starts_with("the server closed") => fault,
             fault => {
                 // A server that closed its output is usually exiting: give it a moment to say how.
-                match tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await {
+                let mut child = self.child.lock().await;
+                match tokio::time::timeout(Duration::from_millis(500), child.wait()).await {
                     Ok(Ok(status)) => match status.code() {
                         Some(code) => format!("the server exited with status {code}"),
                         None => format!("the server was ended ({status})"),
@@ -218,12 +319,13 @@ impl Connection {
     }
 
     fn timed_out(&self, step: &str) -> Error {
+        Connection::timed_out_after(step, self.timeout)
+    }
+
+    fn timed_out_after(step: &str, timeout: Duration) -> Error {
         Error::new(
             ErrorKind::Timeout,
-            format!(
-                "{step}: the server did not answer within {} s",
-                self.timeout.as_secs_f64()
-            ),
+            format!("{step}: the server did not answer within {} s", timeout.as_secs_f64()),
         )
     }
 }

@@ -382,6 +382,36 @@ impl Target {
         }
     }
 
+    /// The tools a server listed (rmcp's `tools/list` answer, `ListToolsResult::tools`), as
+    /// the provider's tool definitions, each tool's name, description and input schema as the
+    /// server gave them; then, where `fetch_tool` names the fetch tool the host offers (give
+    /// it [`ReferenceRegistry::fetch_tool`](crate::ReferenceRegistry::fetch_tool)), its
+    /// definition ([`fetch::tool_definition`](crate::fetch::tool_definition)).
+    ///
+    /// ```
+    /// use mcp_agent_view::Target;
+    /// use rmcp::model::Tool;
+    /// use std::sync::Arc;
+    ///
+    /// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    /// let tool = Tool::new("get_weather", "The weather in a city", Arc::new(schema.as_object().unwrap().clone()));
+    /// let tools = Target::anthropic().tool_definitions(&[tool], None);
+    /// assert_eq!(tools[0]["name"], "get_weather");
+    /// assert_eq!(tools[0]["input_schema"]["properties"]["city"]["type"], "string");
+    /// ```
+    #[cfg(feature = "rmcp")]
+    #[must_use]
+    pub fn tool_definitions(&self, tools: &[rmcp::model::Tool], fetch_tool: Option<&str>) -> Vec<Value> {
+        tools
+            .iter()
+            .map(|tool| {
+                let schema = Value::Object((*tool.input_schema).clone());
+                tool_shape(self.provider, &tool.name, tool.description.as_deref(), schema)
+            })
+            .chain(fetch_tool.map(|name| crate::fetch::tool_definition(self.provider, name)))
+            .collect()
+    }
+
     /// [`Target::tool_result_messages`] as a value to serialize: the same JSON array, written as
     /// it goes.
     #[must_use]
@@ -504,6 +534,32 @@ impl Serialize for MessageOut<'_> {
                 object!(s, "content" => text_only(content), "role" => role)
             }
         }
+    }
+}
+
+/// One tool's definition in `provider`'s shape: Anthropic `{name, description, input_schema}`,
+/// OpenAI Chat `{type: "function", function: {name, description, parameters}}`, OpenAI
+/// Responses `{type: "function", name, description, parameters}`, neutral (MCP's own)
+/// `{name, description, inputSchema}`. No description, no `description` key.
+pub(crate) fn tool_shape(provider: Provider, name: &str, description: Option<&str>, schema: Value) -> Value {
+    let mut tool = serde_json::Map::new();
+    tool.insert("name".to_owned(), name.into());
+    if let Some(description) = description {
+        tool.insert("description".to_owned(), description.into());
+    }
+    let schema_key = match provider {
+        Provider::Anthropic => "input_schema",
+        Provider::Neutral => "inputSchema",
+        Provider::OpenAiChat | Provider::OpenAiResponses => "parameters",
+    };
+    tool.insert(schema_key.to_owned(), schema);
+    match provider {
+        Provider::OpenAiChat => serde_json::json!({"type": "function", "function": tool}),
+        Provider::OpenAiResponses => {
+            tool.insert("type".to_owned(), "function".into());
+            Value::Object(tool)
+        }
+        Provider::Anthropic | Provider::Neutral => Value::Object(tool),
     }
 }
 

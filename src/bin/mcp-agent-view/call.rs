@@ -153,7 +153,7 @@ struct Connected<'r> {
 impl ResourceReader for Connected<'_> {
     fn read_resource(&self, uri: &str) -> Result<Vec<ReadContents>, Refusal> {
         let request = ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri)));
-        let mut client = self.client.borrow_mut();
+        let client = self.client.borrow();
         let answer = self
             .runtime
             .block_on(client.request(request))
