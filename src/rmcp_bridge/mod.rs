@@ -45,7 +45,7 @@ use crate::target::Target;
 use crate::tool_result::{tool_call_failed, tool_result, AgentToolResult};
 
 /// The JSON of any rmcp result: a typed one as it serializes, one rmcp could not type
-/// (`CustomResult`) exactly as it arrived. Feed it to [`Message::decode`].
+/// (`CustomResult`) exactly as it arrived. Feed it to [`tool_result`](fn@crate::tool_result) or [`Message::decode`](crate::Message::decode).
 pub fn server_result_json(result: &ServerResult) -> Result<Value, Error> {
     match result {
         ServerResult::CustomResult(raw) => Ok(raw.0.clone()),
@@ -73,7 +73,7 @@ pub fn read_resource_result_json(result: &ReadResourceResult) -> Result<Value, E
     to_json(result)
 }
 
-/// A JSON-RPC error response carrying rmcp's error, for [`Message::decode`].
+/// A JSON-RPC error response carrying rmcp's error, for [`tool_result`](fn@crate::tool_result).
 #[must_use]
 pub fn error_json(error: &ErrorData) -> Value {
     json!({"jsonrpc": "2.0", "error": {"code": error.code.0, "message": error.message, "data": error.data}})
