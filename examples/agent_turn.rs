@@ -13,8 +13,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::thread;
 
-use mcp_agent_view::fetch::{fetch_reference, tool_definition, FetchPolicy, Fetcher};
-use mcp_agent_view::{tool_result, Message, Provider, ReferenceRegistry, Target};
+use mcp_agent_view::fetch::{fetch_reference, tool_definition, FetchPolicy, Fetcher, TOOL_NAME};
+use mcp_agent_view::{tool_result, Provider, ReferenceRegistry, Target};
 use serde_json::json;
 
 const TOKEN: &str = "example-credential";
@@ -22,11 +22,12 @@ const REPORT: &str = "Q3 revenue: 4.2M (+4%). Churn: 1.1%.\n";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let origin = serve_once()?;
-    let registry = ReferenceRegistry::new();
+    // The host offers the model the fetch tool: its stubs say so.
+    let registry = ReferenceRegistry::new().with_fetch_tool(TOOL_NAME)?;
     let target = Target::anthropic();
 
     // 1. The host offers the model the tool, in the provider's shape.
-    let tool = tool_definition(Provider::Anthropic, "fetch_reference");
+    let tool = tool_definition(Provider::Anthropic, TOOL_NAME);
     println!("tool offered to the model:\n{}\n", serde_json::to_string_pretty(&tool)?);
 
     // 2. A tool result arrives with a bulk reference; the model reads a stub, never the uri.
@@ -35,8 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         {"type": "resource", "uri": format!("{origin}/reports/q3.txt?sig=s3cret"), "name": "q3.txt",
          "mimeType": "text/plain", "sizeBytes": REPORT.len(), "disposition": "ref"}
     ]}});
-    let message = Message::decode(&response)?;
-    let result = tool_result(&message, "get_report", "toolu_01", &registry, &target);
+    let result = tool_result(&response, "get_report", "toolu_01", &registry, &target);
     let stub = result.content[1].as_text().unwrap_or_default().to_owned();
     println!(
         "the model reads:\n{}\n{stub}\n",
@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 5. The record now holds verified facts, and the stub says so from here on.
     let record = registry.lookup(id)?;
     println!("the host's record: {:?}", record.verified);
-    let again = tool_result(&message, "get_report", "toolu_01", &registry, &target);
+    let again = tool_result(&response, "get_report", "toolu_01", &registry, &target);
     println!(
         "the stub, shown again: {}",
         again.content[1].as_text().unwrap_or_default()
