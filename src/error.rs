@@ -28,6 +28,9 @@ pub enum ErrorKind {
     /// A provider name that is none of `neutral`, `anthropic`, `openai-chat`,
     /// `openai-responses` ([`Provider`](crate::Provider)'s `FromStr` and `Deserialize`).
     UnknownProvider,
+    /// A provenance name that is none of [`Provenance::NAMES`](crate::Provenance::NAMES)'s
+    /// (`Provenance`'s `FromStr`).
+    UnknownProvenance,
     /// A server started by [`rmcp_bridge::StdioServer`](crate) could not be started, exited,
     /// closed its output, wrote a line that is not JSON or is over the limit, or refused to
     /// initialize. The message names the step (`start`, `initialize`, `call`) and the cause.

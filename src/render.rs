@@ -31,6 +31,16 @@ pub enum Provenance {
 }
 
 impl Provenance {
+    /// Every provenance and its name, as the CLI and the bindings spell it.
+    pub const NAMES: [(Provenance, &'static str); 6] = [
+        (Provenance::ToolResult, "tool-result"),
+        (Provenance::PushEvent, "push-event"),
+        (Provenance::ChannelMessage, "channel-message"),
+        (Provenance::ContextInjection, "context-injection"),
+        (Provenance::ScriptResult, "script-result"),
+        (Provenance::Prompt, "prompt"),
+    ];
+
     /// The words the stub uses.
     #[must_use]
     pub fn as_str(self) -> &'static str {
@@ -42,6 +52,37 @@ impl Provenance {
             Provenance::ScriptResult => "in script result",
             Provenance::Prompt => "from prompt",
         }
+    }
+}
+
+impl std::str::FromStr for Provenance {
+    type Err = crate::Error;
+
+    /// Reads the names of [`Provenance::NAMES`], exactly; anything else is an error of kind
+    /// [`UnknownProvenance`](crate::ErrorKind::UnknownProvenance) listing them.
+    ///
+    /// ```
+    /// use mcp_agent_view::Provenance;
+    /// assert_eq!("push-event".parse::<Provenance>()?, Provenance::PushEvent);
+    /// assert!("push".parse::<Provenance>().is_err());
+    /// # Ok::<(), mcp_agent_view::Error>(())
+    /// ```
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(p, _)| *p)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Self::NAMES.iter().map(|(_, n)| *n).collect();
+                crate::Error::new(
+                    crate::ErrorKind::UnknownProvenance,
+                    format!(
+                        "unknown provenance {:?}; expected one of {}",
+                        name.chars().take(40).collect::<String>(),
+                        known.join(", ")
+                    ),
+                )
+            })
     }
 }
 

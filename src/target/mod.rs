@@ -406,10 +406,22 @@ impl Target {
             .iter()
             .map(|tool| {
                 let schema = Value::Object((*tool.input_schema).clone());
-                tool_shape(self.provider, &tool.name, tool.description.as_deref(), schema)
+                self.tool_definition(&tool.name, tool.description.as_deref(), schema)
             })
             .chain(fetch_tool.map(|name| crate::fetch::tool_definition(self.provider, name)))
             .collect()
+    }
+
+    /// One tool's definition in the provider's shape (as [`Target::tool_definitions`] gives
+    /// each): its name, description (none, no `description` key) and input JSON Schema.
+    ///
+    /// ```
+    /// let tool = mcp_agent_view::Target::openai_chat().tool_definition("f", None, serde_json::json!({"type": "object"}));
+    /// assert_eq!(tool, serde_json::json!({"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}));
+    /// ```
+    #[must_use]
+    pub fn tool_definition(&self, name: &str, description: Option<&str>, input_schema: Value) -> Value {
+        tool_shape(self.provider, name, description, input_schema)
     }
 
     /// [`Target::tool_result_messages`] as a value to serialize: the same JSON array, written as

@@ -253,7 +253,9 @@ pub(crate) fn registry_of(options: Options) -> ReferenceRegistry {
         .map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed)
 }
 
-/// [`show`], with the references registered in `registry`.
+/// What `how` shows of the message in `bytes`, with the references registered in `registry`,
+/// as one string (for `call`, which prints it inside more JSON).
+#[cfg(feature = "call")]
 pub(crate) fn show_with(
     bytes: &[u8],
     how: &Show<'_>,

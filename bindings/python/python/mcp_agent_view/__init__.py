@@ -1,0 +1,58 @@
+"""What an AI agent reads when content arrives from an MCP server.
+
+The Rust crate ``mcp-agent-view`` for Python: every MCP content block (text, image, audio,
+embedded resources, resource links, MCPL bulk references) read on its own, decided once, and
+shown on each lane as the model should read it; no uri ever reaches the model, and one bad block
+never costs its siblings.
+
+A ``message`` may be ``str``, ``bytes``, a JSON-compatible object (``dict``, ``list``) or a
+pydantic model of the official ``mcp`` SDK; the same message in any form gives the same output.
+Targets are ``"neutral"``, ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"``;
+provenances ``"tool-result"``, ``"push-event"``, ``"channel-message"``,
+``"context-injection"``, ``"script-result"``, ``"prompt"``. An unknown name is a
+``ValueError`` listing the valid ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, NamedTuple, Optional
+
+from . import _native
+from ._native import Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
+from ._native import classify, prompt_messages, script, tool_result_messages
+
+__all__ = [
+    "Converted",
+    "Error",
+    "Registry",
+    "ToolResult",
+    "classify",
+    "convert",
+    "history",
+    "prompt_messages",
+    "script",
+    "tool_call_failed",
+    "tool_definitions",
+    "tool_result",
+    "tool_result_messages",
+]
+
+
+class Converted(NamedTuple):
+    """Every block of a message converted: ``content`` in the target's shape (what the CLI's
+    ``blocks --target`` prints), ``held_for_user`` the blocks for the user only (neutral)."""
+
+    content: List[Any]
+    held_for_user: List[Any]
+
+
+def history(message: Any, registry: Registry, *, budget: Optional[int] = None, provenance: str = "tool-result") -> str:
+    """One string for the conversation history, at most ``budget`` characters."""
+    return _native.history_text(message, registry, budget=budget, provenance=provenance)
+
+
+def convert(message: Any, registry: Registry, *, target: str = "neutral", provenance: str = "push-event") -> Converted:
+    """Every block as the agent's block, for pushed events, channel messages and context
+    injections."""
+    content, held = _native.convert_blocks(message, registry, target=target, provenance=provenance)
+    return Converted(content, held)

@@ -1,0 +1,363 @@
+//! `mcp_agent_view._native`: the crate's lanes for Python. The package `mcp_agent_view`
+//! re-exports it with its types (`python/mcp_agent_view`).
+//!
+//! Every message is read as JSON bytes this module owns (text, bytes, or a JSON-compatible
+//! object written out by Python's `json`); the lane runs with the interpreter detached, and
+//! its JSON comes back through Python's `json`. No panic crosses into Python: each call is
+//! caught and surfaces as `Error`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mcp_agent_view::{
+    classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
+    HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use serde_json::Value;
+
+create_exception!(
+    _native,
+    Error,
+    PyValueError,
+    "A message this package cannot read, or an argument it cannot take. `.kind` names the \
+     Rust `ErrorKind` (`\"Json\"`, `\"UnrecognizedMessage\"`, `\"UnknownReference\"`, …); \
+     `.line` and `.column` are set for `\"Json\"`."
+);
+
+/// `Error` from the crate's error.
+fn error(py: Python<'_>, e: &mcp_agent_view::Error) -> PyErr {
+    raised(py, &format!("{:?}", e.kind()), &e.to_string(), e.line(), e.column())
+}
+
+fn raised(py: Python<'_>, kind: &str, message: &str, line: Option<usize>, column: Option<usize>) -> PyErr {
+    let err = Error::new_err(message.to_owned());
+    let value = err.value(py);
+    let _ = value.setattr("kind", kind);
+    let _ = value.setattr("line", line);
+    let _ = value.setattr("column", column);
+    err
+}
+
+/// Runs `f` with the interpreter detached, a panic in it an `Error` of kind `"Panic"`.
+fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    py.detach(|| catch_unwind(AssertUnwindSafe(f))).map_err(|_| {
+        raised(
+            py,
+            "Panic",
+            "internal error: the lane panicked (a defect; please report it)",
+            None,
+            None,
+        )
+    })
+}
+
+/// The JSON bytes of a message: `str`, `bytes`, a pydantic model of the official SDK (its
+/// JSON, by alias), or any JSON-compatible object.
+fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(text) = message.cast::<PyString>() {
+        return Ok(text.extract::<String>()?.into_bytes());
+    }
+    if let Ok(bytes) = message.cast::<PyBytes>() {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    let py = message.py();
+    if message.hasattr("model_dump_json")? {
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("by_alias", true)?;
+        kwargs.set_item("exclude_none", true)?;
+        let text: String = message.call_method("model_dump_json", (), Some(&kwargs))?.extract()?;
+        return Ok(text.into_bytes());
+    }
+    let json = py.import("json")?;
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("ensure_ascii", false)?;
+    let text: String = json.call_method("dumps", (message,), Some(&kwargs))?.extract()?;
+    Ok(text.into_bytes())
+}
+
+/// A JSON value as the Python object `json.loads` makes of it.
+fn to_python(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<Py<PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// The target a name gives; an unknown name is a `ValueError` listing the known ones.
+fn target_of(name: &str) -> PyResult<Target> {
+    name.parse::<Provider>()
+        .map(Target::for_provider)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn provenance_of(name: &str) -> PyResult<Provenance> {
+    name.parse::<Provenance>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The references of one conversation: each stub's id maps back to its uri here. Safe to
+/// share between threads.
+#[pyclass(module = "mcp_agent_view", frozen)]
+struct Registry(ReferenceRegistry);
+
+#[pymethods]
+impl Registry {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(seed: Option<u64>) -> Self {
+        Registry(seed.map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed))
+    }
+
+    /// The record behind a stub's id: `id`, `uri`, `name`, `mimeType`, `sizeBytes`,
+    /// `disposition`, `expiresAt`, `digest`, `verified`. An id never issued, or evicted, is
+    /// an `Error` that says `unknown reference`.
+    fn lookup(&self, py: Python<'_>, id: &str) -> PyResult<Py<PyAny>> {
+        let record = self.0.lookup(id).map_err(|e| error(py, &e))?;
+        to_python(py, &record_json(&record))
+    }
+
+    /// The registry as a JSON-serializable dict, for `Registry.restore`.
+    fn snapshot(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_python(py, &self.0.snapshot())
+    }
+
+    /// The registry a snapshot was taken of.
+    #[staticmethod]
+    fn restore(py: Python<'_>, snapshot: &Bound<'_, PyAny>) -> PyResult<Registry> {
+        let bytes = json_bytes(snapshot)?;
+        let snapshot =
+            serde_json::from_slice(&bytes).map_err(|e| raised(py, "Snapshot", &e.to_string(), None, None))?;
+        ReferenceRegistry::restore(&snapshot)
+            .map(Registry)
+            .map_err(|e| error(py, &e))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+}
+
+fn record_json(record: &mcp_agent_view::reference::ReferenceRecord) -> Value {
+    serde_json::json!({
+        "id": record.id,
+        "uri": record.uri,
+        "name": record.name,
+        "mimeType": record.mime_type,
+        "sizeBytes": record.size_bytes,
+        "disposition": record.disposition,
+        "expiresAt": record.expires_at,
+        "digest": record.digest,
+        "verified": record.verified.as_ref().map(|v| serde_json::json!({
+            "bytes": v.bytes, "mimeType": v.mime_type, "digestVerified": v.digest_verified, "path": v.path,
+        })),
+    })
+}
+
+/// One string for the conversation history.
+#[pyfunction]
+#[pyo3(signature = (message, registry, *, budget=None, provenance="tool-result"))]
+fn history_text(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    registry: &Registry,
+    budget: Option<usize>,
+    provenance: &str,
+) -> PyResult<String> {
+    let bytes = json_bytes(message)?;
+    let options = HistoryOptions {
+        provenance: provenance_of(provenance)?,
+        budget,
+    };
+    detached(py, || history(&bytes[..], &registry.0, &options))?.map_err(|e| error(py, &e))
+}
+
+/// Every block converted: `(content, held_for_user)`, the content in the target's shape.
+#[pyfunction]
+#[pyo3(signature = (message, registry, *, target="neutral", provenance="push-event"))]
+fn convert_blocks(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    registry: &Registry,
+    target: &str,
+    provenance: &str,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let bytes = json_bytes(message)?;
+    let target = target_of(target)?;
+    let provenance = provenance_of(provenance)?;
+    let shown = detached(py, || {
+        convert(&bytes[..], provenance, &registry.0, &target).map(|c| {
+            (
+                Value::Array(target.blocks_json(&c.content).as_array().cloned().unwrap_or_default()),
+                Target::neutral().blocks_json(&c.held_for_user),
+            )
+        })
+    })?
+    .map_err(|e| error(py, &e))?;
+    Ok((to_python(py, &shown.0)?, to_python(py, &shown.1)?))
+}
+
+/// A script's JSON result with every block replaced, as a JSON value.
+#[pyfunction]
+#[pyo3(name = "script", signature = (message, registry, *, target="neutral"))]
+fn script_value(py: Python<'_>, message: &Bound<'_, PyAny>, registry: &Registry, target: &str) -> PyResult<Py<PyAny>> {
+    let bytes = json_bytes(message)?;
+    let target = target_of(target)?;
+    let text = detached(py, || script(&bytes[..], &registry.0, &target))?.map_err(|e| error(py, &e))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// The tool result the model reads for one call.
+#[pyclass(module = "mcp_agent_view", frozen)]
+struct ToolResult {
+    result: AgentToolResult<'static>,
+    target: Target,
+}
+
+#[pymethods]
+impl ToolResult {
+    /// The id of the `tool_use` this result answers.
+    #[getter]
+    fn tool_use_id(&self) -> &str {
+        &self.result.tool_use_id
+    }
+
+    /// The tool's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.result.name
+    }
+
+    /// Whether the call failed.
+    #[getter]
+    fn is_error(&self) -> bool {
+        self.result.is_error
+    }
+
+    /// What the model reads, as blocks in the target's shape.
+    #[getter]
+    fn content(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_python(py, &self.target.blocks_json(&self.result.content))
+    }
+
+    /// The blocks held back for the user, in the neutral shape.
+    #[getter]
+    fn held_for_user(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_python(py, &Target::neutral().blocks_json(&self.result.held_for_user))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ToolResult(tool_use_id={:?}, name={:?}, is_error={}, blocks={})",
+            self.result.tool_use_id,
+            self.result.name,
+            if self.result.is_error { "True" } else { "False" },
+            self.result.content.len()
+        )
+    }
+}
+
+/// The outcome of one `tools/call` as the tool result the model reads. Never fails on the
+/// message: an answer that is no JSON or no MCP message is a failed call.
+#[pyfunction]
+#[pyo3(name = "tool_result", signature = (message, name, tool_use_id, registry, *, target="anthropic"))]
+fn tool_result_of(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    name: &str,
+    tool_use_id: &str,
+    registry: &Registry,
+    target: &str,
+) -> PyResult<ToolResult> {
+    let bytes = json_bytes(message)?;
+    let target = target_of(target)?;
+    let result = detached(py, || {
+        tool_result(&bytes[..], name, tool_use_id, &registry.0, &target).into_owned()
+    })?;
+    Ok(ToolResult { result, target })
+}
+
+/// The tool result of a call that failed before any answer arrived.
+#[pyfunction]
+#[pyo3(name = "tool_call_failed", signature = (name, tool_use_id, error, *, target="anthropic"))]
+fn tool_call_failed_of(name: &str, tool_use_id: &str, error: &str, target: &str) -> PyResult<ToolResult> {
+    Ok(ToolResult {
+        result: tool_call_failed(name, tool_use_id, error),
+        target: target_of(target)?,
+    })
+}
+
+/// Everything one turn's tool results add to the conversation, in the target's shape.
+#[pyfunction]
+#[pyo3(signature = (results, *, target="anthropic"))]
+fn tool_result_messages(py: Python<'_>, results: Vec<PyRef<'_, ToolResult>>, target: &str) -> PyResult<Py<PyAny>> {
+    let target = target_of(target)?;
+    let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
+    to_python(py, &target.tool_result_messages(&results))
+}
+
+/// A prompt's messages in the target's shape.
+#[pyfunction]
+#[pyo3(name = "prompt_messages", signature = (message, registry, *, target="neutral"))]
+fn prompt_messages_of(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    registry: &Registry,
+    target: &str,
+) -> PyResult<Py<PyAny>> {
+    let bytes = json_bytes(message)?;
+    let target = target_of(target)?;
+    let messages = detached(py, || {
+        prompt_messages(&bytes[..], &registry.0, &target).map(|m| target.messages_json(&m))
+    })?
+    .map_err(|e| error(py, &e))?;
+    to_python(py, &messages)
+}
+
+/// Every block's class and the fields that decided it, a dict a block.
+#[pyfunction]
+#[pyo3(name = "classify")]
+fn classify_all(py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let bytes = json_bytes(message)?;
+    let lines = detached(py, || classify::summaries(&bytes[..]))?.map_err(|e| error(py, &e))?;
+    let all: Vec<Value> = lines.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    to_python(py, &all)
+}
+
+/// MCP tools (dicts as `tools/list` gives them) as the target's tool definitions.
+#[pyfunction]
+#[pyo3(signature = (tools, *, target="anthropic"))]
+fn tool_definitions(py: Python<'_>, tools: &Bound<'_, PyAny>, target: &str) -> PyResult<Py<PyAny>> {
+    let target = target_of(target)?;
+    let mut out = Vec::new();
+    for tool in tools.try_iter()? {
+        let tool: Value =
+            serde_json::from_slice(&json_bytes(&tool?)?).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
+        let name = tool["name"]
+            .as_str()
+            .ok_or_else(|| PyValueError::new_err("a tool without a name"))?;
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        out.push(target.tool_definition(name, tool["description"].as_str(), schema));
+    }
+    to_python(py, &out)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add_class::<Registry>()?;
+    m.add_class::<ToolResult>()?;
+    m.add_function(wrap_pyfunction!(history_text, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(script_value, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_result_of, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_call_failed_of, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_result_messages, m)?)?;
+    m.add_function(wrap_pyfunction!(prompt_messages_of, m)?)?;
+    m.add_function(wrap_pyfunction!(classify_all, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_definitions, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,161 @@
+"""The package against the crate's CLI: every vector through every function and target gives
+what the Rust library gives for the same seed; every input form alike; errors; threads."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import threading
+
+import pytest
+
+import mcp_agent_view as mav
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+FILES = sorted((ROOT / "tests" / "vectors" / "mcp").glob("*.json"))
+KEYS = ["response", "value", "final_tool_result", "round1_response", "round2_response", "client_stub_response"]
+
+
+def messages_of(path: pathlib.Path):
+    """The MCP messages a vector file holds, as tests/vectors.rs reads them."""
+    file = json.loads(path.read_bytes())
+    if not isinstance(file, dict):
+        return
+    for key in KEYS:
+        if key in file:
+            yield f"{path.stem}:{key}", json.dumps(file[key], ensure_ascii=False).encode()
+    for i, case in enumerate(file.get("cases") or []):
+        if isinstance(case, dict) and "value" in case:
+            yield f"{path.stem}:cases[{i}]", json.dumps(case["value"], ensure_ascii=False).encode()
+
+
+VECTORS = [message for path in FILES for message in messages_of(path)]
+TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"]
+SEED = 7
+
+
+def cli_binary() -> pathlib.Path:
+    binary = ROOT / "target" / "debug" / "mcp-agent-view"
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "-q"], cwd=ROOT, check=True)
+    return binary
+
+
+CLI = cli_binary()
+
+
+def cli(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run([str(CLI), *args, "--seed", str(SEED)], input=stdin, capture_output=True, check=False)
+
+
+def test_there_are_vectors():
+    assert len(FILES) > 50
+    assert len(VECTORS) > len(FILES)
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: v[0])
+def test_every_vector_reads_as_the_crate_reads_it(vector):
+    data = vector[1]
+    shown = cli("history", stdin=data)
+    if shown.returncode != 0:
+        with pytest.raises(mav.Error):
+            mav.history(data, mav.Registry(seed=SEED))
+        return
+    assert mav.history(data, mav.Registry(seed=SEED)) == shown.stdout.decode().removesuffix("\n")
+    classified = [json.loads(line) for line in cli("classify", stdin=data).stdout.decode().splitlines()]
+    assert mav.classify(data) == classified
+    for target in TARGETS:
+        blocks = json.loads(cli("blocks", "--target", target, stdin=data).stdout)
+        assert mav.convert(data, mav.Registry(seed=SEED), target=target).content == blocks, target
+        script = json.loads(cli("script", "--target", target, stdin=data).stdout)
+        assert mav.script(data, mav.Registry(seed=SEED), target=target) == script, target
+        out = json.loads(cli("tool-result", "--name", "t", "--id", "toolu_1", "--target", target, stdin=data).stdout)
+        result = mav.tool_result(data, "t", "toolu_1", mav.Registry(seed=SEED), target=target)
+        assert mav.tool_result_messages([result], target=target) == out["messages"], target
+        assert result.held_for_user == out["heldForUser"], target
+        prompt = json.loads(cli("prompt", "--target", target, stdin=data).stdout)
+        assert mav.prompt_messages(data, mav.Registry(seed=SEED), target=target) == prompt, target
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: v[0])
+def test_every_input_form_reads_alike(vector):
+    data = vector[1]
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return
+    forms = [data, data.decode(), value]
+    readings = []
+    for form in forms:
+        try:
+            readings.append(mav.tool_result_messages([mav.tool_result(form, "t", "toolu_1", mav.Registry(seed=SEED))]))
+        except mav.Error as e:  # pragma: no cover - tool_result never fails on the message
+            readings.append(e.kind)
+    assert readings[0] == readings[1] == readings[2]
+    # And the history lane, which fails where the message is none.
+    histories = []
+    for form in forms:
+        try:
+            histories.append(mav.history(form, mav.Registry(seed=SEED)))
+        except mav.Error as e:
+            histories.append(e.kind)
+    assert histories[0] == histories[1] == histories[2]
+
+
+def test_errors_name_their_kind_and_place():
+    with pytest.raises(mav.Error) as caught:
+        mav.history('{"content": [}', mav.Registry())
+    assert caught.value.kind == "Json"
+    assert caught.value.line == 1 and caught.value.column is not None
+    assert isinstance(caught.value, ValueError)
+    with pytest.raises(mav.Error) as caught:
+        mav.history("42", mav.Registry())
+    assert caught.value.kind == "UnrecognizedMessage"
+    with pytest.raises(ValueError, match="openai-chat"):
+        mav.convert("[]", mav.Registry(), target="gemini")
+    with pytest.raises(ValueError, match="push-event"):
+        mav.history("[]", mav.Registry(), provenance="push")
+    with pytest.raises(mav.Error, match="unknown reference") as caught:
+        mav.Registry().lookup("ref_0000000000000")
+    assert caught.value.kind == "UnknownReference"
+
+
+def test_a_bad_answer_is_a_failed_call_not_an_exception():
+    result = mav.tool_result("not json", "search", "toolu_9", mav.Registry())
+    assert result.is_error and result.name == "search" and result.tool_use_id == "toolu_9"
+    assert result.content[0]["text"].startswith("Tool call search failed: its answer could not be read")
+
+
+def test_links_are_stubs_and_the_registry_maps_them_back_across_threads():
+    registry = mav.Registry()
+    errors = []
+
+    def work(n: int) -> None:
+        try:
+            for k in range(50):
+                uri = f"https://files.example.com/{n}/{k}?token=s3cret"
+                message = {"content": [{"type": "resource_link", "uri": uri, "name": f"f{k}"}]}
+                text = mav.history(message, registry)
+                assert "s3cret" not in text
+                assert registry.lookup(text[1:18])["uri"] == uri
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(registry) == 400
+    restored = mav.Registry.restore(json.loads(json.dumps(registry.snapshot())))
+    assert len(restored) == 400
+
+
+def test_tool_definitions_take_the_targets_shape():
+    tools = [{"name": "search", "description": "Searches", "inputSchema": {"type": "object"}}]
+    assert mav.tool_definitions(tools) == [{"name": "search", "description": "Searches", "input_schema": {"type": "object"}}]
+    assert mav.tool_definitions(tools, target="openai-chat") == [
+        {"type": "function", "function": {"name": "search", "description": "Searches", "parameters": {"type": "object"}}}
+    ]
