@@ -738,3 +738,45 @@ fn messages_one_after_another_are_registered_as_one_by_one() {
         }
     }
 }
+
+#[test]
+fn a_fetch_tool_is_named_only_when_valid_and_then_every_stub_says_it() {
+    let link = serde_json::json!([{"type": "resource_link", "uri": "https://h.example/a", "name": "a"}]);
+    let plain = ReferenceRegistry::with_seed(1);
+    assert_eq!(plain.fetch_tool(), None);
+    let text = mcp_agent_view::history(&link, &plain, &mcp_agent_view::HistoryOptions::default()).unwrap();
+    assert!(text.ends_with("] a — from tool result"), "{text}");
+    for name in ["fetch_reference", "f", "a-B_9", &"x".repeat(64)] {
+        let registry = ReferenceRegistry::with_seed(1).with_fetch_tool(name).unwrap();
+        assert_eq!(registry.fetch_tool(), Some(name));
+        assert_eq!(registry.for_connection("c").fetch_tool(), Some(name));
+        let text = mcp_agent_view::history(&link, &registry, &mcp_agent_view::HistoryOptions::default()).unwrap();
+        assert!(
+            text.ends_with(&format!("] a — from tool result — fetch with {name}")),
+            "{text}"
+        );
+    }
+    for name in [
+        "",
+        "fetch reference",
+        "a.b",
+        "fetch:x",
+        "é",
+        &"x".repeat(65),
+        "tool]",
+        "a\n",
+    ] {
+        let error = ReferenceRegistry::with_seed(1).with_fetch_tool(name).unwrap_err();
+        assert_eq!(error.kind(), mcp_agent_view::ErrorKind::ToolName, "{name:?}");
+    }
+}
+
+#[test]
+fn every_provenance_reads_back_from_its_name() {
+    for (provenance, name) in mcp_agent_view::Provenance::NAMES {
+        assert_eq!(name.parse::<mcp_agent_view::Provenance>().unwrap(), provenance);
+    }
+    let error = "tool_result".parse::<mcp_agent_view::Provenance>().unwrap_err();
+    assert_eq!(error.kind(), mcp_agent_view::ErrorKind::UnknownProvenance);
+    assert!(error.to_string().contains("tool-result, push-event"), "{error}");
+}
