@@ -56,6 +56,22 @@ struct Inner {
     at: Option<(usize, usize)>,
 }
 
+/// The item `name` names in `names`, exactly; else an error of `kind`, `unknown <what>
+/// "<name>"; expected one of …` (the name cut at 40 characters).
+pub(crate) fn named<T: Copy>(names: &[(T, &'static str)], name: &str, kind: ErrorKind, what: &str) -> Result<T, Error> {
+    names.iter().find(|(_, n)| *n == name).map(|(t, _)| *t).ok_or_else(|| {
+        let known: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
+        Error::new(
+            kind,
+            format!(
+                "unknown {what} {:?}; expected one of {}",
+                name.chars().take(40).collect::<String>(),
+                known.join(", ")
+            ),
+        )
+    })
+}
+
 impl Error {
     #[cold]
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {

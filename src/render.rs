@@ -68,21 +68,7 @@ impl std::str::FromStr for Provenance {
     /// # Ok::<(), mcp_agent_view::Error>(())
     /// ```
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Self::NAMES
-            .iter()
-            .find(|(_, n)| *n == name)
-            .map(|(p, _)| *p)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Self::NAMES.iter().map(|(_, n)| *n).collect();
-                crate::Error::new(
-                    crate::ErrorKind::UnknownProvenance,
-                    format!(
-                        "unknown provenance {:?}; expected one of {}",
-                        name.chars().take(40).collect::<String>(),
-                        known.join(", ")
-                    ),
-                )
-            })
+        crate::error::named(&Self::NAMES, name, crate::ErrorKind::UnknownProvenance, "provenance")
     }
 }
 

@@ -82,21 +82,7 @@ impl std::str::FromStr for Provider {
     /// `openai-responses`. Anything else is an error of kind
     /// [`UnknownProvider`](crate::ErrorKind::UnknownProvider).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Self::NAMES
-            .iter()
-            .find(|(_, n)| *n == name)
-            .map(|(p, _)| *p)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Self::NAMES.iter().map(|(_, n)| *n).collect();
-                crate::Error::new(
-                    crate::ErrorKind::UnknownProvider,
-                    format!(
-                        "unknown provider {:?}; expected one of {}",
-                        name.chars().take(40).collect::<String>(),
-                        known.join(", ")
-                    ),
-                )
-            })
+        crate::error::named(&Self::NAMES, name, crate::ErrorKind::UnknownProvider, "provider")
     }
 }
 

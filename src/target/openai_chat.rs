@@ -4,10 +4,9 @@
 
 use serde::{Serialize, Serializer};
 
-use super::shape::{object, DataUrl, Items};
+use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
 use super::{text_of, Lines, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
-use crate::render::{self, FOLLOWS, TOOL_ERROR};
 use crate::tool_result::AgentToolResult;
 
 /// A block as a content part of a `user` message.
@@ -69,60 +68,19 @@ fn audio_format(mime_type: &str) -> Option<&'static str> {
 /// One `tool` message per result, contiguous, then one `user` message with the media of all
 /// of them, where there is any.
 pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
-    struct Tool<'a>(&'a AgentToolResult<'a>);
-    impl Serialize for Tool<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let result = self.0;
-            let lines = Lines {
-                first: result.is_error.then_some(TOOL_ERROR),
-                blocks: &result.content,
-                note: Some(FOLLOWS),
-            };
-            object!(s, "content" => lines, "role" => "tool", "tool_call_id" => result.tool_use_id)
-        }
-    }
-    /// The turn's media, each result's introduced by a text part naming its call.
-    struct Attachments<'a>(&'a [AgentToolResult<'a>]);
-    impl Serialize for Attachments<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeSeq as _;
-            let mut seq = s.serialize_seq(None)?;
-            for result in self.0.iter().filter(|r| has_media(r)) {
-                let intro = AgentBlock::Text {
-                    text: render::attachments_of(&result.tool_use_id).into(),
-                };
-                seq.serialize_element(&Part(&intro))?;
-                for block in result.content.iter().filter(|b| b.as_text().is_none()) {
-                    seq.serialize_element(&Part(block))?;
-                }
-            }
-            seq.end()
-        }
-    }
-    struct Turn<'a>(&'a [AgentToolResult<'a>]);
-    impl Serialize for Turn<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeSeq as _;
-            let media = self.0.iter().any(has_media);
-            let mut seq = s.serialize_seq(Some(self.0.len() + usize::from(media)))?;
-            for result in self.0 {
-                seq.serialize_element(&Tool(result))?;
-            }
-            if media {
-                seq.serialize_element(&User(self.0))?;
-            }
-            seq.end()
-        }
-    }
-    struct User<'a>(&'a [AgentToolResult<'a>]);
-    impl Serialize for User<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            object!(s, "content" => Attachments(self.0), "role" => "user")
-        }
-    }
-    Turn(results)
+    TextOnlyTurn(results, Chat)
 }
 
-fn has_media(result: &AgentToolResult<'_>) -> bool {
-    result.content.iter().any(|b| b.as_text().is_none())
+/// OpenAI Chat's text-only tool outputs: `tool` messages, media in `user` content parts.
+#[derive(Clone, Copy)]
+struct Chat;
+
+impl TextOutputs for Chat {
+    fn output<S: Serializer>(self, result: &AgentToolResult<'_>, lines: Lines<'_>, s: S) -> Result<S::Ok, S::Error> {
+        object!(s, "content" => lines, "role" => "tool", "tool_call_id" => result.tool_use_id)
+    }
+
+    fn part<S: Serializer>(self, block: &AgentBlock<'_>, s: S) -> Result<S::Ok, S::Error> {
+        Part(block).serialize(s)
+    }
 }

@@ -4,10 +4,9 @@
 
 use serde::{Serialize, Serializer};
 
-use super::shape::{object, DataUrl, Items};
+use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
 use super::{text_of, Lines, Target, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
-use crate::render::{self, FOLLOWS, TOOL_ERROR};
 use crate::tool_result::AgentToolResult;
 
 pub(super) struct Item<'a>(pub(super) &'a AgentBlock<'a>, pub(super) &'a Target);
@@ -37,59 +36,20 @@ pub(super) fn items<'a>(blocks: &'a [AgentBlock<'a>], target: &'a Target) -> imp
 /// placeholder naming what follows), then, where any result carries media, one `user` message
 /// with the media of all of them, each result's introduced by a line naming its call.
 pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>], target: &'a Target) -> impl Serialize + 'a {
-    struct One<'a>(&'a AgentToolResult<'a>);
-    impl Serialize for One<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let result = self.0;
-            let output = Lines {
-                first: result.is_error.then_some(TOOL_ERROR),
-                blocks: &result.content,
-                note: Some(FOLLOWS),
-            };
-            object!(s, "call_id" => result.tool_use_id, "output" => output, "type" => "function_call_output")
-        }
-    }
-    struct Attachments<'a>(&'a [AgentToolResult<'a>], &'a Target);
-    impl Serialize for Attachments<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeSeq as _;
-            let mut seq = s.serialize_seq(None)?;
-            for result in self.0.iter().filter(|r| has_media(r)) {
-                let intro = AgentBlock::Text {
-                    text: render::attachments_of(&result.tool_use_id).into(),
-                };
-                seq.serialize_element(&Item(&intro, self.1))?;
-                for block in result.content.iter().filter(|b| b.as_text().is_none()) {
-                    seq.serialize_element(&Item(block, self.1))?;
-                }
-            }
-            seq.end()
-        }
-    }
-    struct User<'a>(&'a [AgentToolResult<'a>], &'a Target);
-    impl Serialize for User<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            object!(s, "content" => Attachments(self.0, self.1), "role" => "user")
-        }
-    }
-    struct Turn<'a>(&'a [AgentToolResult<'a>], &'a Target);
-    impl Serialize for Turn<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeSeq as _;
-            let media = self.0.iter().any(has_media);
-            let mut seq = s.serialize_seq(Some(self.0.len() + usize::from(media)))?;
-            for result in self.0 {
-                seq.serialize_element(&One(result))?;
-            }
-            if media {
-                seq.serialize_element(&User(self.0, self.1))?;
-            }
-            seq.end()
-        }
-    }
-    Turn(results, target)
+    TextOnlyTurn(results, Responses(target))
 }
 
-fn has_media(result: &AgentToolResult<'_>) -> bool {
-    result.content.iter().any(|b| b.as_text().is_none())
+/// OpenAI Responses' text-only tool outputs: `function_call_output` items, media in `user`
+/// input items.
+#[derive(Clone, Copy)]
+struct Responses<'a>(&'a Target);
+
+impl TextOutputs for Responses<'_> {
+    fn output<S: Serializer>(self, result: &AgentToolResult<'_>, lines: Lines<'_>, s: S) -> Result<S::Ok, S::Error> {
+        object!(s, "call_id" => result.tool_use_id, "output" => lines, "type" => "function_call_output")
+    }
+
+    fn part<S: Serializer>(self, block: &AgentBlock<'_>, s: S) -> Result<S::Ok, S::Error> {
+        Item(block, self.0).serialize(s)
+    }
 }

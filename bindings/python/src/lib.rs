@@ -109,12 +109,13 @@ impl Registry {
         Registry(seed.map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed))
     }
 
-    /// The record behind a stub's id: `id`, `uri`, `name`, `mimeType`, `sizeBytes`,
-    /// `disposition`, `expiresAt`, `digest`, `verified`. An id never issued, or evicted, is
+    /// The record behind a stub's id, as the crate's `ReferenceRecord` serializes: `id`,
+    /// `uri`, `source`, `name`, `mimeType`, `sizeBytes`, `disposition`, `expiresAt`, `digest`,
+    /// `verified`, `connection`. An id never issued, or evicted, is
     /// an `Error` that says `unknown reference`.
     fn lookup(&self, py: Python<'_>, id: &str) -> PyResult<Py<PyAny>> {
         let record = self.0.lookup(id).map_err(|e| error(py, &e))?;
-        to_python(py, &record_json(&record))
+        to_python(py, &record)
     }
 
     /// The registry as a JSON-serializable dict, for `Registry.restore`.
@@ -136,22 +137,6 @@ impl Registry {
     fn __len__(&self) -> usize {
         self.0.len()
     }
-}
-
-fn record_json(record: &mcp_agent_view::reference::ReferenceRecord) -> Value {
-    serde_json::json!({
-        "id": record.id,
-        "uri": record.uri,
-        "name": record.name,
-        "mimeType": record.mime_type,
-        "sizeBytes": record.size_bytes,
-        "disposition": record.disposition,
-        "expiresAt": record.expires_at,
-        "digest": record.digest,
-        "verified": record.verified.as_ref().map(|v| serde_json::json!({
-            "bytes": v.bytes, "mimeType": v.mime_type, "digestVerified": v.digest_verified, "path": v.path,
-        })),
-    })
 }
 
 /// One string for the conversation history.
