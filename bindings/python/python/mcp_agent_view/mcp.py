@@ -1,0 +1,132 @@
+"""MCP requests through the official ``mcp`` SDK, their answers raw.
+
+The SDK validates every result against its own models before a caller sees it, so a result it
+does not know (a block type from a newer revision, an unknown annotation role) is an exception
+and the whole answer is lost, its good blocks with it. These functions send the same request
+through the same session (its handshake, transport, headers and timeouts) and return the answer
+as the server sent it, a ``dict`` for this package's lanes to read block by block:
+
+    raw = await mcp.call_tool(session, "weather", {"city": "Oslo"})
+    result = tool_result(raw, "weather", tool_use.id, registry)
+
+A JSON-RPC error (from the server, or the SDK's own for a timeout or a closed connection) is
+returned as the error response ``{"jsonrpc": "2.0", "error": {"code", "message", "data"}}``,
+which ``tool_result`` shows the model as a failed call. ``session`` is a ``ClientSession`` or a
+2.x ``Client``; install the SDK with ``pip install "mcp-agent-view[mcp]"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Optional
+
+__all__ = ["call_tool", "get_prompt", "read_resource"]
+
+
+async def call_tool(
+    session: Any, name: str, arguments: Optional[Mapping[str, Any]] = None, *, timeout: Optional[float] = None
+) -> Dict[str, Any]:
+    """``tools/call``: the raw result, or the JSON-RPC error response."""
+    params: Dict[str, Any] = {"name": name}
+    if arguments is not None:
+        params["arguments"] = dict(arguments)
+    return await _request(session, "tools/call", params, timeout)
+
+
+async def get_prompt(
+    session: Any, name: str, arguments: Optional[Mapping[str, str]] = None, *, timeout: Optional[float] = None
+) -> Dict[str, Any]:
+    """``prompts/get``: the raw result, or the JSON-RPC error response."""
+    params: Dict[str, Any] = {"name": name}
+    if arguments is not None:
+        params["arguments"] = dict(arguments)
+    return await _request(session, "prompts/get", params, timeout)
+
+
+async def read_resource(session: Any, uri: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    """``resources/read``: the raw result, or the JSON-RPC error response."""
+    return await _request(session, "resources/read", {"uri": str(uri)}, timeout)
+
+
+def _session(session: Any) -> Any:
+    """The ``ClientSession`` behind a 2.x ``Client`` (its ``session``), or the session itself."""
+    from mcp import ClientSession
+
+    if isinstance(session, ClientSession):
+        return session
+    inner = getattr(session, "session", None)
+    if isinstance(inner, ClientSession):
+        return inner
+    raise TypeError(f"expected an mcp ClientSession or Client, got {type(session).__name__}")
+
+
+async def _request(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
+    session = _session(session)
+    try:
+        if hasattr(session, "_dispatcher") and hasattr(session, "_stamp"):
+            return await _raw_2x(session, method, params, timeout)
+        return await _raw_1x(session, method, params, timeout)
+    except Exception as e:
+        error = _error_of(e)
+        if error is None:
+            raise
+        return {"jsonrpc": "2.0", "error": error}
+
+
+async def _raw_2x(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
+    """What ``ClientSession.send_request`` does up to its validation (SDK 2.x): the session
+    stamps the request (protocol version, the name headers), its dispatcher sends it and
+    returns the result dict. The SDK reaches its dispatcher the same way for raw requests."""
+    data: Dict[str, Any] = {"method": method, "params": params}
+    opts: Dict[str, Any] = {}
+    session._stamp(data, opts)
+    headers = opts.setdefault("headers", {})
+    try:
+        from mcp.client.session import MCP_NAME_HEADER, encode_header_value
+
+        key = "uri" if method == "resources/read" else "name"
+        if MCP_NAME_HEADER not in headers and isinstance(params.get(key), str):
+            headers[MCP_NAME_HEADER] = encode_header_value(params[key])
+    except ImportError:
+        pass
+    if timeout is None:
+        timeout = getattr(session, "_session_read_timeout_seconds", None)
+    if timeout is not None:
+        opts["timeout"] = timeout
+    raw = await session._dispatcher.send_raw_request(method, data.get("params"), opts)
+    return dict(raw)
+
+
+async def _raw_1x(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
+    """SDK 1.x: ``send_request`` validates only against the result type it is given, so a
+    model that takes any field keeps the result whole."""
+    from datetime import timedelta
+
+    from mcp import types
+    from pydantic import BaseModel, ConfigDict
+
+    class _Raw(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    request_type = {
+        "tools/call": types.CallToolRequest,
+        "prompts/get": types.GetPromptRequest,
+        "resources/read": types.ReadResourceRequest,
+    }[method]
+    request = types.ClientRequest(request_type(method=method, params=params))
+    wait = timedelta(seconds=timeout) if timeout is not None else None
+    result = await session.send_request(request, _Raw, request_read_timeout_seconds=wait)
+    return dict(result.model_extra or {})
+
+
+def _error_of(e: BaseException) -> Optional[Dict[str, Any]]:
+    """The JSON-RPC error an SDK exception carries (``MCPError``, 1.x's ``McpError``)."""
+    error = getattr(e, "error", None)
+    code = getattr(error, "code", None)
+    message = getattr(error, "message", None)
+    if not isinstance(code, int) or not isinstance(message, str):
+        return None
+    out: Dict[str, Any] = {"code": code, "message": message}
+    data = getattr(error, "data", None)
+    if data is not None:
+        out["data"] = data
+    return out
