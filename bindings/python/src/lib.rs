@@ -8,6 +8,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use std::time::Duration;
+
+use mcp_agent_view::fetch::{self, FetchPolicy};
 use mcp_agent_view::{
     classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
     HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
@@ -86,8 +89,11 @@ fn to_python(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<Py<PyAny
 
 /// The target a name gives; an unknown name is a `ValueError` listing the known ones.
 fn target_of(name: &str) -> PyResult<Target> {
+    provider_of(name).map(Target::for_provider)
+}
+
+fn provider_of(name: &str) -> PyResult<Provider> {
     name.parse::<Provider>()
-        .map(Target::for_provider)
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -104,9 +110,19 @@ struct Registry(ReferenceRegistry);
 #[pymethods]
 impl Registry {
     #[new]
-    #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<u64>) -> Self {
-        Registry(seed.map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed))
+    #[pyo3(signature = (seed=None, *, fetch_tool=None))]
+    fn new(py: Python<'_>, seed: Option<u64>, fetch_tool: Option<&str>) -> PyResult<Self> {
+        let registry = seed.map_or_else(ReferenceRegistry::new, ReferenceRegistry::with_seed);
+        match fetch_tool {
+            None => Ok(Registry(registry)),
+            Some(name) => registry.with_fetch_tool(name).map(Registry).map_err(|e| error(py, &e)),
+        }
+    }
+
+    /// The name stubs tell the model to fetch with, where one was given.
+    #[getter]
+    fn fetch_tool(&self) -> Option<&str> {
+        self.0.fetch_tool()
     }
 
     /// The record behind a stub's id, as the crate's `ReferenceRecord` serializes: `id`,
@@ -330,6 +346,132 @@ fn tool_definitions(py: Python<'_>, tools: &Bound<'_, PyAny>, target: &str) -> P
     to_python(py, &out)
 }
 
+/// The fetch tool's definition in the target's shape.
+#[pyfunction]
+#[pyo3(signature = (target="anthropic", name=fetch::TOOL_NAME))]
+fn fetch_tool_definition(py: Python<'_>, target: &str, name: &str) -> PyResult<Py<PyAny>> {
+    to_python(py, &fetch::tool_definition(provider_of(target)?, name))
+}
+
+/// What a fetch may do: the crate's `FetchPolicy`, its settings as keyword arguments.
+#[pyclass(module = "mcp_agent_view.fetch", name = "Policy", frozen)]
+struct Policy(FetchPolicy);
+
+#[pymethods]
+impl Policy {
+    #[new]
+    #[pyo3(signature = (
+        *,
+        max_bytes=fetch::DEFAULT_MAX_BYTES,
+        allow_schemes=Vec::new(),
+        origin=None,
+        bearer=None,
+        allow_origins=Vec::new(),
+        timeout=30.0,
+        max_redirects=3,
+        cross_origin_redirects=true,
+        allow_files_under=None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        max_bytes: u64,
+        allow_schemes: Vec<String>,
+        origin: Option<&str>,
+        bearer: Option<&str>,
+        allow_origins: Vec<String>,
+        timeout: f64,
+        max_redirects: u8,
+        cross_origin_redirects: bool,
+        allow_files_under: Option<std::path::PathBuf>,
+    ) -> PyResult<Self> {
+        let timeout = Duration::try_from_secs_f64(timeout)
+            .map_err(|_| PyValueError::new_err("timeout is a number of seconds, 0 or more"))?;
+        let mut policy = FetchPolicy::new()
+            .max_bytes(max_bytes)
+            .timeout(timeout)
+            .max_redirects(max_redirects)
+            .cross_origin_redirects(cross_origin_redirects);
+        for scheme in &allow_schemes {
+            if scheme.eq_ignore_ascii_case("file") {
+                return Err(PyValueError::new_err(
+                    "file: is allowed by allow_files_under, which names the directory",
+                ));
+            }
+            policy = policy.allow_scheme(scheme);
+        }
+        if let Some(origin) = origin {
+            policy = policy.origin(origin).map_err(|e| error(py, &e))?;
+        }
+        if let Some(token) = bearer {
+            policy = policy.bearer(token);
+        }
+        for origin in &allow_origins {
+            policy = policy.allow_origin(origin).map_err(|e| error(py, &e))?;
+        }
+        if let Some(dir) = allow_files_under {
+            policy = policy.allow_files_under(dir);
+        }
+        Ok(Policy(policy))
+    }
+
+    /// The ceiling on one fetch's decoded bytes.
+    #[getter]
+    fn max_bytes(&self) -> u64 {
+        self.0.max_bytes_allowed()
+    }
+
+    fn __repr__(&self) -> String {
+        // The credential is not printed.
+        format!("Policy({:?})", self.0)
+    }
+}
+
+/// Fetches references when the model calls the fetch tool, over the crate's HTTP(S)
+/// transport (and files, where the policy names a directory).
+#[pyclass(module = "mcp_agent_view.fetch", name = "Fetcher", frozen)]
+struct PyFetcher {
+    policy: FetchPolicy,
+    save_dir: Option<std::path::PathBuf>,
+}
+
+#[pymethods]
+impl PyFetcher {
+    #[new]
+    #[pyo3(signature = (policy=None, *, save_dir=None))]
+    fn new(policy: Option<PyRef<'_, Policy>>, save_dir: Option<std::path::PathBuf>) -> Self {
+        PyFetcher {
+            policy: policy.map_or_else(FetchPolicy::new, |p| p.0.clone()),
+            save_dir,
+        }
+    }
+
+    /// Answers one fetch-tool call: `input` is the call's arguments (`{"ref_id": …}`, a dict
+    /// or its JSON text). Never raises on what the fetch meets: a refusal is a failed call
+    /// naming the reason, never the uri.
+    #[pyo3(signature = (input, tool_use_id, registry, *, target="anthropic"))]
+    fn fetch_reference(
+        &self,
+        py: Python<'_>,
+        input: &Bound<'_, PyAny>,
+        tool_use_id: &str,
+        registry: &Registry,
+        target: &str,
+    ) -> PyResult<ToolResult> {
+        let bytes = json_bytes(input)?;
+        let input = serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null);
+        let target = target_of(target)?;
+        let result = detached(py, || {
+            let mut fetcher = mcp_agent_view::fetch::Fetcher::new(self.policy.clone());
+            if let Some(dir) = &self.save_dir {
+                fetcher = fetcher.save_dir(dir);
+            }
+            fetch::fetch_reference(&input, tool_use_id, &registry.0, &fetcher, &target)
+        })?;
+        Ok(ToolResult { result, target })
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
@@ -344,5 +486,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prompt_messages_of, m)?)?;
     m.add_function(wrap_pyfunction!(classify_all, m)?)?;
     m.add_function(wrap_pyfunction!(tool_definitions, m)?)?;
+    m.add_class::<Policy>()?;
+    m.add_class::<PyFetcher>()?;
+    m.add_function(wrap_pyfunction!(fetch_tool_definition, m)?)?;
     Ok(())
 }

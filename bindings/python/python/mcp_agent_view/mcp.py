@@ -12,7 +12,7 @@ as the server sent it, a ``dict`` for this package's lanes to read block by bloc
 A JSON-RPC error (from the server, or the SDK's own for a timeout or a closed connection) is
 returned as the error response ``{"jsonrpc": "2.0", "error": {"code", "message", "data"}}``,
 which ``tool_result`` shows the model as a failed call. ``session`` is a ``ClientSession`` or a
-2.x ``Client``; install the SDK with ``pip install "mcp-agent-view[mcp]"``.
+``Client`` of the SDK 2.x; install it with ``pip install "mcp-agent-view[mcp]"``.
 """
 
 from __future__ import annotations
@@ -51,20 +51,18 @@ def _session(session: Any) -> Any:
     """The ``ClientSession`` behind a 2.x ``Client`` (its ``session``), or the session itself."""
     from mcp import ClientSession
 
-    if isinstance(session, ClientSession):
-        return session
-    inner = getattr(session, "session", None)
-    if isinstance(inner, ClientSession):
-        return inner
-    raise TypeError(f"expected an mcp ClientSession or Client, got {type(session).__name__}")
+    inner = session if isinstance(session, ClientSession) else getattr(session, "session", None)
+    if not isinstance(inner, ClientSession):
+        raise TypeError(f"expected an mcp ClientSession or Client, got {type(session).__name__}")
+    if not hasattr(inner, "_dispatcher") or not hasattr(inner, "_stamp"):
+        raise TypeError("mcp_agent_view.mcp needs the mcp SDK 2.x (pip install 'mcp>=2')")
+    return inner
 
 
 async def _request(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
     session = _session(session)
     try:
-        if hasattr(session, "_dispatcher") and hasattr(session, "_stamp"):
-            return await _raw_2x(session, method, params, timeout)
-        return await _raw_1x(session, method, params, timeout)
+        return await _raw(session, method, params, timeout)
     except Exception as e:
         error = _error_of(e)
         if error is None:
@@ -72,22 +70,19 @@ async def _request(session: Any, method: str, params: Dict[str, Any], timeout: O
         return {"jsonrpc": "2.0", "error": error}
 
 
-async def _raw_2x(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
-    """What ``ClientSession.send_request`` does up to its validation (SDK 2.x): the session
-    stamps the request (protocol version, the name headers), its dispatcher sends it and
-    returns the result dict. The SDK reaches its dispatcher the same way for raw requests."""
+async def _raw(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
+    """What ``ClientSession.send_request`` does up to its validation: the session stamps the
+    request (protocol version, client info, headers), its dispatcher sends it and returns the
+    result dict. The SDK reaches its dispatcher the same way for its own raw requests."""
+    from mcp.shared.inbound import MCP_NAME_HEADER, NAME_BEARING_METHODS, encode_header_value
+
     data: Dict[str, Any] = {"method": method, "params": params}
     opts: Dict[str, Any] = {}
     session._stamp(data, opts)
     headers = opts.setdefault("headers", {})
-    try:
-        from mcp.client.session import MCP_NAME_HEADER, encode_header_value
-
-        key = "uri" if method == "resources/read" else "name"
-        if MCP_NAME_HEADER not in headers and isinstance(params.get(key), str):
-            headers[MCP_NAME_HEADER] = encode_header_value(params[key])
-    except ImportError:
-        pass
+    name = params.get(NAME_BEARING_METHODS.get(method, ""))
+    if MCP_NAME_HEADER not in headers and isinstance(name, str):
+        headers[MCP_NAME_HEADER] = encode_header_value(name)
     if timeout is None:
         timeout = getattr(session, "_session_read_timeout_seconds", None)
     if timeout is not None:
@@ -96,30 +91,8 @@ async def _raw_2x(session: Any, method: str, params: Dict[str, Any], timeout: Op
     return dict(raw)
 
 
-async def _raw_1x(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
-    """SDK 1.x: ``send_request`` validates only against the result type it is given, so a
-    model that takes any field keeps the result whole."""
-    from datetime import timedelta
-
-    from mcp import types
-    from pydantic import BaseModel, ConfigDict
-
-    class _Raw(BaseModel):
-        model_config = ConfigDict(extra="allow")
-
-    request_type = {
-        "tools/call": types.CallToolRequest,
-        "prompts/get": types.GetPromptRequest,
-        "resources/read": types.ReadResourceRequest,
-    }[method]
-    request = types.ClientRequest(request_type(method=method, params=params))
-    wait = timedelta(seconds=timeout) if timeout is not None else None
-    result = await session.send_request(request, _Raw, request_read_timeout_seconds=wait)
-    return dict(result.model_extra or {})
-
-
 def _error_of(e: BaseException) -> Optional[Dict[str, Any]]:
-    """The JSON-RPC error an SDK exception carries (``MCPError``, 1.x's ``McpError``)."""
+    """The JSON-RPC error an SDK ``MCPError`` carries."""
     error = getattr(e, "error", None)
     code = getattr(error, "code", None)
     message = getattr(error, "message", None)
