@@ -18,7 +18,7 @@ use mcp_agent_view::{
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use serde_json::Value;
 
 create_exception!(
@@ -81,10 +81,37 @@ fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     Ok(text.into_bytes())
 }
 
-/// A JSON value as the Python object `json.loads` makes of it.
+/// A JSON value as the Python object `json.loads` makes of it, built directly.
 fn to_python(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<Py<PyAny>> {
-    let text = serde_json::to_string(value).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
-    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+    let value = serde_json::to_value(value).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
+    object_of(py, &value).map(Bound::unbind)
+}
+
+fn object_of<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(text) => PyString::new(py, text).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(object_of(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                dict.set_item(key, object_of(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
 }
 
 /// The target a name gives; an unknown name is a `ValueError` listing the known ones.
@@ -204,8 +231,12 @@ fn convert_blocks(
 fn script_value(py: Python<'_>, message: &Bound<'_, PyAny>, registry: &Registry, target: &str) -> PyResult<Py<PyAny>> {
     let bytes = json_bytes(message)?;
     let target = target_of(target)?;
-    let text = detached(py, || script(&bytes[..], &registry.0, &target))?.map_err(|e| error(py, &e))?;
-    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+    let value = detached(py, || {
+        script(&bytes[..], &registry.0, &target).map(|text| serde_json::from_str::<Value>(&text))
+    })?
+    .map_err(|e| error(py, &e))?
+    .map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
+    Ok(object_of(py, &value)?.unbind())
 }
 
 /// The tool result the model reads for one call.
