@@ -159,3 +159,38 @@ def test_tool_definitions_take_the_targets_shape():
     assert mav.tool_definitions(tools, target="openai-chat") == [
         {"type": "function", "function": {"name": "search", "description": "Searches", "parameters": {"type": "object"}}}
     ]
+
+
+def sdk_models(value):
+    """The official SDK's models of a message's result, where that SDK reads it."""
+    from mcp import types
+
+    result = value.get("result", value) if isinstance(value, dict) else None
+    if not isinstance(result, dict):
+        return
+    for model in (types.CallToolResult, types.GetPromptResult, types.ReadResourceResult):
+        try:
+            yield result, model.model_validate(result, by_name=False)
+        except Exception:
+            continue
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: v[0])
+def test_a_pydantic_model_of_the_sdk_reads_as_its_json(vector):
+    try:
+        value = json.loads(vector[1])
+    except ValueError:
+        return
+    for result, model in sdk_models(value):
+        # The SDK coerces some messages as it reads them (`"isError": "true"` to true, a
+        # resource with both text and blob to text only): such a model is another message,
+        # and reads as its own JSON does.
+        dumped = json.loads(model.model_dump_json(by_alias=True, exclude_none=True))
+        kept = {key: item for key, item in dumped.items() if key in result} == result
+        expected = result if kept else dumped
+        for lane in (
+            lambda m: mav.tool_result_messages([mav.tool_result(m, "t", "toolu_1", mav.Registry(seed=SEED))]),
+            lambda m: mav.history(m, mav.Registry(seed=SEED)),
+            lambda m: mav.convert(m, mav.Registry(seed=SEED), target="anthropic"),
+        ):
+            assert lane(model) == lane(expected), type(model).__name__
