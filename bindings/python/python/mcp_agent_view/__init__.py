@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, List, NamedTuple, Optional
 
-from . import _native
+from . import _native, fetch, mcp
 from ._native import Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
 from ._native import classify, prompt_messages, script, tool_result_messages
 
@@ -28,7 +28,9 @@ __all__ = [
     "ToolResult",
     "classify",
     "convert",
+    "fetch",
     "history",
+    "mcp",
     "prompt_messages",
     "script",
     "tool_call_failed",
