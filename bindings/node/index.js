@@ -1,0 +1,235 @@
+"use strict";
+// mcp-agent-view for Node: what an AI agent reads when content arrives from an MCP server.
+// The native module (napi-rs, ./mcp-agent-view.node) does the work; this file writes a plain
+// JS message out as JSON, parses what comes back, and gives errors their `kind`, `line` and
+// `column`.
+
+const native = require("./mcp-agent-view.node");
+const mcp = require("./mcp.js");
+
+const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
+const HANDLE = Symbol("mcp-agent-view.toolResult");
+
+/** An error of this package: `kind` names the Rust `ErrorKind` ("Json", "UnknownReference", …). */
+class McpAgentViewError extends Error {
+  constructor(message, kind, line, column) {
+    super(message);
+    this.name = "McpAgentViewError";
+    this.kind = kind;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** Runs a native call, its errors as `McpAgentViewError` (a bad argument as a `TypeError`). */
+function call(f) {
+  try {
+    return f();
+  } catch (e) {
+    throw translated(e);
+  }
+}
+
+function translated(e) {
+  const code = typeof e?.code === "string" ? e.code : "";
+  if (!code.startsWith("MCP_AGENT_VIEW:")) return e;
+  const [, kind, line, column] = code.split(":");
+  if (kind === "InvalidArg") return new TypeError(e.message);
+  if (kind === "UnknownName") return new RangeError(e.message);
+  const place = (n) => (n === "" ? undefined : Number(n));
+  return new McpAgentViewError(e.message, kind, place(line), place(column));
+}
+
+/** The JSON text or bytes of a message: a string, a Buffer/Uint8Array, or a plain JS value. */
+function bytesOf(message) {
+  if (typeof message === "string" || message instanceof Uint8Array) return message;
+  if (message instanceof ArrayBuffer) return new Uint8Array(message);
+  const text = JSON.stringify(message);
+  if (text === undefined) throw new TypeError("a message is a string, bytes, or a JSON value");
+  return text;
+}
+
+function nameOf(value, what, fallback) {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "string") throw new TypeError(`${what} is a string`);
+  return value;
+}
+
+function targetOf(options, fallback) {
+  return nameOf(options?.target, "target", fallback);
+}
+
+function registryOf(registry) {
+  if (!(registry instanceof Registry)) throw new TypeError("registry is a Registry");
+  return registry._native;
+}
+
+/** The references of one conversation: each stub's id maps back to its uri here. */
+class Registry {
+  /** `seed` (a non-negative integer or bigint) makes ids repeatable; `fetchTool` names the tool stubs point to. */
+  constructor({ seed, fetchTool } = {}) {
+    let text;
+    if (seed !== undefined && seed !== null) {
+      const ok = typeof seed === "bigint" || (Number.isSafeInteger(seed) && seed >= 0);
+      if (!ok) throw new TypeError("seed is a non-negative integer");
+      text = String(seed);
+    }
+    this._native = call(() => new native.Registry(text, nameOf(fetchTool, "fetchTool", undefined)));
+  }
+
+  /** The record behind a stub's id (`uri`, `name`, `mimeType`, …); an unknown id throws `UnknownReference`. */
+  lookup(id) {
+    return JSON.parse(call(() => this._native.lookup(nameOf(id, "id"))));
+  }
+
+  /** The registry as a JSON-serializable object, for `Registry.restore`. */
+  snapshot() {
+    return JSON.parse(call(() => this._native.snapshot()));
+  }
+
+  /** The registry a snapshot (the object, or its JSON) was taken of. */
+  static restore(snapshot) {
+    const registry = Object.create(Registry.prototype);
+    registry._native = call(() => native.Registry.restore(bytesOf(snapshot)));
+    return registry;
+  }
+
+  /** How many references it holds. */
+  get size() {
+    return this._native.size;
+  }
+
+  get fetchTool() {
+    return this._native.fetchTool ?? undefined;
+  }
+}
+
+/** One string for the conversation history, at most `budget` characters. */
+function history(message, registry, { budget, provenance } = {}) {
+  if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 0)) {
+    throw new TypeError("budget is a non-negative integer");
+  }
+  return call(() =>
+    native.historyText(bytesOf(message), registryOf(registry), budget ?? undefined, nameOf(provenance, "provenance", "tool-result")),
+  );
+}
+
+/** Every block in the target's shape: `{ content, heldForUser }`. */
+function convert(message, registry, options = {}) {
+  const provenance = nameOf(options.provenance, "provenance", "push-event");
+  return JSON.parse(call(() => native.convertBlocks(bytesOf(message), registryOf(registry), targetOf(options, "neutral"), provenance)));
+}
+
+/** A script's JSON result with every block replaced. */
+function script(message, registry, options = {}) {
+  return JSON.parse(call(() => native.scriptValue(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
+}
+
+function shown(handle) {
+  const result = JSON.parse(handle.view());
+  Object.defineProperty(result, HANDLE, { value: handle });
+  return result;
+}
+
+/**
+ * The tool result the model reads for one call: `{ toolUseId, name, content, isError, heldForUser }`.
+ * Never throws on the message: an answer that is no JSON or no MCP message is a failed call.
+ */
+function toolResult(message, { name, toolUseId, registry, target } = {}) {
+  const handle = call(() =>
+    native.toolResult(bytesOf(message), nameOf(name, "name"), nameOf(toolUseId, "toolUseId"), registryOf(registry), nameOf(target, "target", "anthropic")),
+  );
+  return shown(handle);
+}
+
+/** The tool result of a call that failed before any answer arrived. */
+function toolCallFailed(name, toolUseId, error, { target } = {}) {
+  const why = error instanceof Error ? error.message : String(error);
+  return shown(call(() => native.toolCallFailed(nameOf(name, "name"), nameOf(toolUseId, "toolUseId"), why, nameOf(target, "target", "anthropic"))));
+}
+
+/** Everything one turn's tool results add to the conversation, in the target's shape. */
+function toolResultMessages(results, { target } = {}) {
+  if (!Array.isArray(results)) throw new TypeError("results is an array of toolResult()s");
+  const handles = results.map((r) => {
+    if (!r || !r[HANDLE]) throw new TypeError("each result comes from toolResult, toolCallFailed or fetchReference");
+    return r[HANDLE];
+  });
+  return JSON.parse(call(() => native.toolResultMessages(handles, nameOf(target, "target", "anthropic"))));
+}
+
+/** MCP tools (as `tools/list` gives them) as the target's tool definitions. */
+function toolDefinitions(tools, { target } = {}) {
+  const list = Array.isArray(tools) ? tools : tools?.tools;
+  if (!Array.isArray(list)) throw new TypeError("tools is an array of MCP tools (or a tools/list result)");
+  return JSON.parse(call(() => native.toolDefinitions(JSON.stringify(list), nameOf(target, "target", "anthropic"))));
+}
+
+/** A prompt's messages in the target's shape. */
+function promptMessages(message, registry, options = {}) {
+  return JSON.parse(call(() => native.promptMessages(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
+}
+
+/** Every block's class and the fields that decided it, an object a block. */
+function classify(message) {
+  const lines = call(() => native.classify(bytesOf(message)));
+  return lines.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+}
+
+/** Fetching what a reference stub names, when the model calls the fetch tool. */
+const fetch = {
+  /** The fetch tool's definition in the target's shape; its input is `{ ref_id }`. */
+  toolDefinition(target = "anthropic", name = "fetch_reference") {
+    return JSON.parse(call(() => native.fetchToolDefinition(nameOf(target, "target"), nameOf(name, "name"))));
+  },
+
+  /**
+   * A fetcher under a policy: `{ maxBytes, allowSchemes, origin, bearer, allowOrigins, timeoutMs,
+   * maxRedirects, crossOriginRedirects, allowFilesUnder, saveDir }` (https and public addresses
+   * only, 16 MiB, 30 s, 3 redirects unless told).
+   */
+  Fetcher: class Fetcher {
+    constructor(policy = {}) {
+      if (typeof policy !== "object" || policy === null) throw new TypeError("policy is an object of settings");
+      this._native = call(() => new native.Fetcher(JSON.stringify(policy)));
+    }
+
+    get maxBytes() {
+      return this._native.maxBytes;
+    }
+
+    /**
+     * Answers one fetch-tool call off the main thread: `input` is the call's arguments
+     * (`{ ref_id }`, or its JSON text). Resolves to a tool result; a refusal is a failed call
+     * naming the reason, never the uri.
+     */
+    async fetchReference(input, toolUseId, registry, { target } = {}) {
+      const text = typeof input === "string" ? input : JSON.stringify(input ?? null);
+      const pending = call(() =>
+        this._native.fetchReference(text, nameOf(toolUseId, "toolUseId"), registryOf(registry), nameOf(target, "target", "anthropic")),
+      );
+      try {
+        return shown(await pending);
+      } catch (e) {
+        throw new McpAgentViewError(e.message, "Panic", undefined, undefined);
+      }
+    }
+  },
+};
+
+module.exports = {
+  McpAgentViewError,
+  Registry,
+  TARGETS,
+  classify,
+  convert,
+  fetch,
+  history,
+  mcp,
+  promptMessages,
+  script,
+  toolCallFailed,
+  toolDefinitions,
+  toolResult,
+  toolResultMessages,
+};

@@ -1,0 +1,69 @@
+"use strict";
+// MCP requests through the official TypeScript SDK's `Client`, their answers raw.
+//
+// The SDK checks every result against its schema before a caller sees it, so a result it does
+// not know (a block type from a newer revision, an unknown annotation role) is an exception and
+// the whole answer is lost, its good blocks with it. These send the same request through the
+// same client (its transport, session, headers, timeouts) with a result schema that takes any
+// result, and return the answer as the server sent it, for `toolResult` to read block by block.
+// A JSON-RPC error is returned as the error response `{ jsonrpc: "2.0", error: { code, message,
+// data } }`, which `toolResult` shows as a failed call; so is the SDK's own for a timeout or a
+// closed connection (-32001, -32000).
+//
+// Works with `@modelcontextprotocol/sdk` (1.x) and `@modelcontextprotocol/client` (2.x): the
+// one schema below is a Standard Schema (what 2.x takes) and has a `safeParse` (what 1.x calls).
+
+const AS_SENT = {
+  "~standard": { version: 1, vendor: "mcp-agent-view", validate: (value) => ({ value }) },
+  safeParse: (data) => ({ success: true, data }),
+};
+
+const LOCAL_CODES = { REQUEST_TIMEOUT: -32001, CONNECTION_CLOSED: -32000 };
+
+function errorResponse(e) {
+  let code = e?.code;
+  if (typeof code === "string" && code in LOCAL_CODES) code = LOCAL_CODES[code];
+  if (!Number.isInteger(code) || typeof e?.message !== "string") return undefined;
+  // SDK 1.x writes "MCP error <code>: " before the server's message.
+  const message = e.message.replace(/^MCP error -?\d+: /, "");
+  const error = { code, message };
+  if (e.data !== undefined) error.data = e.data;
+  return { jsonrpc: "2.0", error };
+}
+
+async function send(client, method, params, options) {
+  if (!client || typeof client.request !== "function") {
+    throw new TypeError("client is the MCP SDK's Client (connected)");
+  }
+  const requestOptions = {};
+  if (options?.timeout !== undefined) requestOptions.timeout = options.timeout;
+  if (options?.signal !== undefined) requestOptions.signal = options.signal;
+  try {
+    return await client.request({ method, params }, AS_SENT, requestOptions);
+  } catch (e) {
+    const response = errorResponse(e);
+    if (response === undefined) throw e;
+    return response;
+  }
+}
+
+/** `tools/call`: the raw result, or the JSON-RPC error response. `timeout` in milliseconds. */
+function callTool(client, name, args, options) {
+  const params = { name };
+  if (args !== undefined && args !== null) params.arguments = args;
+  return send(client, "tools/call", params, options);
+}
+
+/** `prompts/get`: the raw result, or the JSON-RPC error response. */
+function getPrompt(client, name, args, options) {
+  const params = { name };
+  if (args !== undefined && args !== null) params.arguments = args;
+  return send(client, "prompts/get", params, options);
+}
+
+/** `resources/read`: the raw result, or the JSON-RPC error response. */
+function readResource(client, uri, options) {
+  return send(client, "resources/read", { uri: String(uri) }, options);
+}
+
+module.exports = { callTool, getPrompt, readResource };

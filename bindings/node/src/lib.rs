@@ -1,0 +1,384 @@
+//! The crate's lanes for Node (napi-rs). `index.js` wraps this module: it writes a plain JS
+//! message out as JSON, parses the JSON each lane gives back, and turns the errors raised here
+//! into `Error`s with `kind`, `line` and `column`.
+//!
+//! Every message is read as JSON bytes (a string or a `Uint8Array`). No panic crosses into
+//! JS: each lane is caught and raises an error of kind `Panic`. An error raised here has the
+//! code `MCP_AGENT_VIEW:<kind>:<line>:<column>` (empty where not known), which `index.js`
+//! takes apart.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_agent_view::fetch::{self, FetchPolicy};
+use mcp_agent_view::{
+    classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
+    HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
+};
+use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Uint8Array};
+use napi::{Env, Task};
+use napi_derive::napi;
+use serde_json::{json, Value};
+
+type Message = Either<String, Uint8Array>;
+
+fn bytes_of(message: &Message) -> &[u8] {
+    match message {
+        Either::A(text) => text.as_bytes(),
+        Either::B(bytes) => bytes,
+    }
+}
+
+fn raised(kind: &str, message: &str, line: Option<usize>, column: Option<usize>) -> napi::Error<String> {
+    let place = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
+    napi::Error::new(
+        format!("MCP_AGENT_VIEW:{kind}:{}:{}", place(line), place(column)),
+        message.to_owned(),
+    )
+}
+
+fn error(e: &mcp_agent_view::Error) -> napi::Error<String> {
+    raised(&format!("{:?}", e.kind()), &e.to_string(), e.line(), e.column())
+}
+
+fn invalid(message: impl std::fmt::Display) -> napi::Error<String> {
+    raised("InvalidArg", &message.to_string(), None, None)
+}
+
+type Result<T> = std::result::Result<T, napi::Error<String>>;
+
+/// Runs `f`, a panic in it an error of kind `Panic`.
+fn caught<T>(f: impl FnOnce() -> T) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
+        raised(
+            "Panic",
+            "internal error: the lane panicked (a defect; please report it)",
+            None,
+            None,
+        )
+    })
+}
+
+/// An unknown target or provenance name (a `RangeError` in JS, naming the valid ones).
+fn unknown_name(message: impl std::fmt::Display) -> napi::Error<String> {
+    raised("UnknownName", &message.to_string(), None, None)
+}
+
+fn provider_of(name: &str) -> Result<Provider> {
+    name.parse::<Provider>().map_err(unknown_name)
+}
+
+fn target_of(name: &str) -> Result<Target> {
+    provider_of(name).map(Target::for_provider)
+}
+
+fn provenance_of(name: &str) -> Result<Provenance> {
+    name.parse::<Provenance>().map_err(unknown_name)
+}
+
+fn text_of(value: &Value) -> String {
+    value.to_string()
+}
+
+/// The references of one conversation: each stub's id maps back to its uri here.
+#[napi]
+pub struct Registry(Arc<ReferenceRegistry>);
+
+#[napi]
+impl Registry {
+    /// `seed` is a decimal `u64`, or none for a random one.
+    #[napi(constructor)]
+    pub fn new(seed: Option<String>, fetch_tool: Option<String>) -> Result<Self> {
+        let registry = match seed {
+            None => ReferenceRegistry::new(),
+            Some(seed) => ReferenceRegistry::with_seed(
+                seed.parse()
+                    .map_err(|_| invalid("seed is an integer from 0 to 2^64 - 1"))?,
+            ),
+        };
+        let registry = match fetch_tool {
+            None => registry,
+            Some(name) => registry.with_fetch_tool(&name).map_err(|e| error(&e))?,
+        };
+        Ok(Registry(Arc::new(registry)))
+    }
+
+    /// The record behind a stub's id, as JSON.
+    #[napi]
+    pub fn lookup(&self, id: String) -> Result<String> {
+        let record = self.0.lookup(&id).map_err(|e| error(&e))?;
+        serde_json::to_string(&record).map_err(invalid)
+    }
+
+    /// The registry as JSON, for `restore`.
+    #[napi]
+    pub fn snapshot(&self) -> Result<String> {
+        serde_json::to_string(&self.0.snapshot()).map_err(invalid)
+    }
+
+    /// The registry a snapshot (its JSON) was taken of.
+    #[napi(factory)]
+    pub fn restore(snapshot: Message) -> Result<Registry> {
+        let snapshot =
+            serde_json::from_slice(bytes_of(&snapshot)).map_err(|e| raised("Snapshot", &e.to_string(), None, None))?;
+        ReferenceRegistry::restore(&snapshot)
+            .map(|r| Registry(Arc::new(r)))
+            .map_err(|e| error(&e))
+    }
+
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        u32::try_from(self.0.len()).unwrap_or(u32::MAX)
+    }
+
+    #[napi(getter)]
+    pub fn fetch_tool(&self) -> Option<String> {
+        self.0.fetch_tool().map(str::to_owned)
+    }
+}
+
+#[napi]
+pub fn history_text(message: Message, registry: &Registry, budget: Option<u32>, provenance: String) -> Result<String> {
+    let options = HistoryOptions {
+        provenance: provenance_of(&provenance)?,
+        budget: budget.map(|b| b as usize),
+    };
+    caught(|| history(bytes_of(&message), &registry.0, &options))?.map_err(|e| error(&e))
+}
+
+/// `{"content": …, "heldForUser": …}`, the content in the target's shape.
+#[napi]
+pub fn convert_blocks(message: Message, registry: &Registry, target: String, provenance: String) -> Result<String> {
+    let target = target_of(&target)?;
+    let provenance = provenance_of(&provenance)?;
+    let converted = caught(|| convert(bytes_of(&message), provenance, &registry.0, &target))?.map_err(|e| error(&e))?;
+    Ok(text_of(&json!({
+        "content": target.blocks_json(&converted.content),
+        "heldForUser": Target::neutral().blocks_json(&converted.held_for_user),
+    })))
+}
+
+#[napi]
+pub fn script_value(message: Message, registry: &Registry, target: String) -> Result<String> {
+    let target = target_of(&target)?;
+    caught(|| script(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))
+}
+
+/// One call's tool result; `index.js` shows it as a plain object and keeps this beside it.
+#[napi]
+pub struct ToolResult {
+    result: AgentToolResult<'static>,
+    target: Target,
+}
+
+#[napi]
+impl ToolResult {
+    /// `{"toolUseId", "name", "content", "isError", "heldForUser"}`, the content in the target's
+    /// shape.
+    #[napi]
+    pub fn view(&self) -> String {
+        text_of(&json!({
+            "toolUseId": self.result.tool_use_id,
+            "name": self.result.name,
+            "content": self.target.blocks_json(&self.result.content),
+            "isError": self.result.is_error,
+            "heldForUser": Target::neutral().blocks_json(&self.result.held_for_user),
+        }))
+    }
+}
+
+#[napi(js_name = "toolResult")]
+pub fn tool_result_of(
+    message: Message,
+    name: String,
+    tool_use_id: String,
+    registry: &Registry,
+    target: String,
+) -> Result<ToolResult> {
+    let target = target_of(&target)?;
+    let result = caught(|| tool_result(bytes_of(&message), &name, &tool_use_id, &registry.0, &target).into_owned())?;
+    Ok(ToolResult { result, target })
+}
+
+#[napi(js_name = "toolCallFailed")]
+pub fn tool_call_failed_of(name: String, tool_use_id: String, error: String, target: String) -> Result<ToolResult> {
+    Ok(ToolResult {
+        result: tool_call_failed(&name, &tool_use_id, &error),
+        target: target_of(&target)?,
+    })
+}
+
+#[napi]
+pub fn tool_result_messages(results: Vec<ClassInstance<'_, ToolResult>>, target: String) -> Result<String> {
+    let target = target_of(&target)?;
+    let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
+    Ok(text_of(&Value::Array(target.tool_result_messages(&results))))
+}
+
+#[napi(js_name = "promptMessages")]
+pub fn prompt_messages_of(message: Message, registry: &Registry, target: String) -> Result<String> {
+    let target = target_of(&target)?;
+    let messages = caught(|| prompt_messages(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))?;
+    Ok(text_of(&Value::Array(target.messages_json(&messages))))
+}
+
+/// A JSON line a block.
+#[napi(js_name = "classify")]
+pub fn classify_lines(message: Message) -> Result<String> {
+    caught(|| classify::summaries(bytes_of(&message)))?.map_err(|e| error(&e))
+}
+
+/// MCP tools (the JSON of `tools/list`'s `tools`) as the target's tool definitions.
+#[napi]
+pub fn tool_definitions(tools: Message, target: String) -> Result<String> {
+    let target = target_of(&target)?;
+    let tools: Vec<Value> = serde_json::from_slice(bytes_of(&tools))
+        .map_err(|e| raised("Json", &e.to_string(), Some(e.line()), Some(e.column())))?;
+    let mut out = Vec::new();
+    for tool in &tools {
+        let name = tool["name"].as_str().ok_or_else(|| invalid("a tool without a name"))?;
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object"}));
+        out.push(target.tool_definition(name, tool["description"].as_str(), schema));
+    }
+    Ok(text_of(&Value::Array(out)))
+}
+
+#[napi]
+pub fn fetch_tool_definition(target: String, name: String) -> Result<String> {
+    Ok(text_of(&fetch::tool_definition(provider_of(&target)?, &name)))
+}
+
+/// Fetches references under a policy (its settings as JSON, as `index.js` writes them).
+#[napi]
+pub struct Fetcher {
+    policy: FetchPolicy,
+    save_dir: Option<PathBuf>,
+}
+
+#[napi]
+impl Fetcher {
+    #[napi(constructor)]
+    pub fn new(settings: String) -> Result<Self> {
+        let settings: Value = serde_json::from_str(&settings).map_err(invalid)?;
+        let number = |key: &str| settings.get(key).and_then(Value::as_f64);
+        let strings = |key: &str| -> Vec<String> {
+            settings
+                .get(key)
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default()
+        };
+        let mut policy = FetchPolicy::new();
+        if let Some(max) = number("maxBytes") {
+            if !(max >= 0.0 && max.fract() == 0.0) {
+                return Err(invalid("maxBytes is a whole number of bytes"));
+            }
+            policy = policy.max_bytes(max as u64);
+        }
+        if let Some(ms) = number("timeoutMs") {
+            let timeout = Duration::try_from_secs_f64(ms / 1000.0)
+                .map_err(|_| invalid("timeoutMs is a number of milliseconds, 0 or more"))?;
+            policy = policy.timeout(timeout);
+        }
+        if let Some(hops) = number("maxRedirects") {
+            let hops = u8::try_from(hops as i64)
+                .ok()
+                .filter(|_| hops.fract() == 0.0)
+                .ok_or_else(|| invalid("maxRedirects is a whole number from 0 to 255"))?;
+            policy = policy.max_redirects(hops);
+        }
+        if let Some(follow) = settings.get("crossOriginRedirects").and_then(Value::as_bool) {
+            policy = policy.cross_origin_redirects(follow);
+        }
+        for scheme in strings("allowSchemes") {
+            if scheme.eq_ignore_ascii_case("file") {
+                return Err(invalid(
+                    "file: is allowed by allowFilesUnder, which names the directory",
+                ));
+            }
+            policy = policy.allow_scheme(&scheme);
+        }
+        if let Some(origin) = settings.get("origin").and_then(Value::as_str) {
+            policy = policy.origin(origin).map_err(|e| error(&e))?;
+        }
+        if let Some(token) = settings.get("bearer").and_then(Value::as_str) {
+            policy = policy.bearer(token);
+        }
+        for origin in strings("allowOrigins") {
+            policy = policy.allow_origin(&origin).map_err(|e| error(&e))?;
+        }
+        if let Some(dir) = settings.get("allowFilesUnder").and_then(Value::as_str) {
+            policy = policy.allow_files_under(dir);
+        }
+        let save_dir = settings.get("saveDir").and_then(Value::as_str).map(PathBuf::from);
+        Ok(Fetcher { policy, save_dir })
+    }
+
+    /// The ceiling on one fetch's decoded bytes.
+    #[napi(getter)]
+    pub fn max_bytes(&self) -> f64 {
+        self.policy.max_bytes_allowed() as f64
+    }
+
+    /// Answers one fetch-tool call on a worker thread: `input` is the JSON of the call's
+    /// arguments.
+    #[napi]
+    pub fn fetch_reference(
+        &self,
+        input: String,
+        tool_use_id: String,
+        registry: &Registry,
+        target: String,
+    ) -> Result<AsyncTask<FetchTask>> {
+        Ok(AsyncTask::new(FetchTask {
+            policy: self.policy.clone(),
+            save_dir: self.save_dir.clone(),
+            input: serde_json::from_str(&input).unwrap_or(Value::Null),
+            tool_use_id,
+            registry: Arc::clone(&registry.0),
+            target: target_of(&target)?,
+        }))
+    }
+}
+
+pub struct FetchTask {
+    policy: FetchPolicy,
+    save_dir: Option<PathBuf>,
+    input: Value,
+    tool_use_id: String,
+    registry: Arc<ReferenceRegistry>,
+    target: Target,
+}
+
+impl Task for FetchTask {
+    type Output = AgentToolResult<'static>;
+    type JsValue = ToolResult;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let mut fetcher = fetch::Fetcher::new(self.policy.clone());
+        if let Some(dir) = &self.save_dir {
+            fetcher = fetcher.save_dir(dir);
+        }
+        catch_unwind(AssertUnwindSafe(|| {
+            fetch::fetch_reference(&self.input, &self.tool_use_id, &self.registry, &fetcher, &self.target)
+        }))
+        .map_err(|_| {
+            napi::Error::new(
+                napi::Status::GenericFailure,
+                "MCP_AGENT_VIEW:Panic:: internal error: the fetch panicked (a defect; please report it)",
+            )
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        Ok(ToolResult {
+            result: output,
+            target: self.target.clone(),
+        })
+    }
+}

@@ -1,0 +1,158 @@
+// The package against the crate's CLI: every vector through every function and target gives
+// what the Rust library gives for the same seed; every input form alike; the framework seed's
+// probe; errors; the registry.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import * as mav from "../index.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const VECTORS_DIR = join(ROOT, "tests", "vectors", "mcp");
+const KEYS = ["response", "value", "final_tool_result", "round1_response", "round2_response", "client_stub_response"];
+const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
+const SEED = 7;
+
+/** The MCP messages a vector file holds, as tests/vectors.rs reads them. */
+function* messagesOf(file) {
+  const value = JSON.parse(readFileSync(join(VECTORS_DIR, file), "utf8"));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+  const stem = file.replace(/\.json$/, "");
+  for (const key of KEYS) if (key in value) yield [`${stem}:${key}`, JSON.stringify(value[key])];
+  for (const [i, c] of (Array.isArray(value.cases) ? value.cases : []).entries()) {
+    if (c && typeof c === "object" && "value" in c) yield [`${stem}:cases[${i}]`, JSON.stringify(c.value)];
+  }
+}
+
+const FILES = readdirSync(VECTORS_DIR).filter((f) => f.endsWith(".json")).sort();
+const VECTORS = FILES.flatMap((f) => [...messagesOf(f)]);
+
+function cliBinary() {
+  const binary = join(ROOT, "target", "debug", process.platform === "win32" ? "mcp-agent-view.exe" : "mcp-agent-view");
+  if (!existsSync(binary)) {
+    const built = spawnSync("cargo", ["build", "-q"], { cwd: ROOT, stdio: "inherit" });
+    assert.equal(built.status, 0, "cargo build");
+  }
+  return binary;
+}
+const CLI = cliBinary();
+
+function cli(args, input) {
+  return spawnSync(CLI, [...args, "--seed", String(SEED)], { input, encoding: "utf8", maxBuffer: 256 << 20 });
+}
+
+const registry = () => new mav.Registry({ seed: SEED });
+
+test("there are vectors", () => {
+  assert.ok(FILES.length > 50);
+  assert.ok(VECTORS.length > FILES.length);
+});
+
+test("every vector reads as the crate reads it, on every lane and target", () => {
+  for (const [name, data] of VECTORS) {
+    const shown = cli(["history"], data);
+    if (shown.status !== 0) {
+      assert.throws(() => mav.history(data, registry()), mav.McpAgentViewError, name);
+      continue;
+    }
+    assert.equal(mav.history(data, registry()), shown.stdout.replace(/\n$/, ""), name);
+    const classified = cli(["classify"], data).stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    assert.deepEqual(mav.classify(data), classified, name);
+    for (const target of TARGETS) {
+      const at = `${name} ${target}`;
+      assert.deepEqual(mav.convert(data, registry(), { target }).content, JSON.parse(cli(["blocks", "--target", target], data).stdout), at);
+      assert.deepEqual(mav.script(data, registry(), { target }), JSON.parse(cli(["script", "--target", target], data).stdout), at);
+      const out = JSON.parse(cli(["tool-result", "--name", "t", "--id", "toolu_1", "--target", target], data).stdout);
+      const result = mav.toolResult(data, { name: "t", toolUseId: "toolu_1", registry: registry(), target });
+      assert.deepEqual(mav.toolResultMessages([result], { target }), out.messages, at);
+      assert.deepEqual(result.heldForUser, out.heldForUser, at);
+      assert.deepEqual(mav.promptMessages(data, registry(), { target }), JSON.parse(cli(["prompt", "--target", target], data).stdout), at);
+    }
+  }
+});
+
+test("every input form reads alike: text, bytes, a plain value", () => {
+  for (const [name, data] of VECTORS) {
+    const forms = [data, Buffer.from(data), new Uint8Array(Buffer.from(data)), JSON.parse(data)];
+    const read = (form) => {
+      try {
+        return mav.history(form, registry());
+      } catch (e) {
+        return e.kind;
+      }
+    };
+    const results = forms.map((form) => mav.toolResultMessages([mav.toolResult(form, { name: "t", toolUseId: "toolu_1", registry: registry() })]));
+    for (const r of results.slice(1)) assert.deepEqual(r, results[0], name);
+    const histories = forms.map(read);
+    for (const h of histories.slice(1)) assert.equal(h, histories[0], name);
+  }
+});
+
+test("the framework seed's probe: an embedded resource is its text on every lane, no uri", () => {
+  const uri = "file:///srv/notes/q3.txt?token=s3cret-t0ken";
+  const resource = { type: "resource", resource: { uri, mimeType: "text/plain", text: "Q3 notes: revenue up 4%." } };
+  const toolResult = { content: [{ type: "text", text: "Here are the notes." }, resource] };
+  for (const target of TARGETS) {
+    const r = new mav.Registry();
+    const lanes = [
+      mav.history(toolResult, r),
+      mav.toolResultMessages([mav.toolResult(toolResult, { name: "notes", toolUseId: "toolu_1", registry: r, target })], { target }),
+      mav.convert({ content: [resource] }, r, { target, provenance: "push-event" }).content,
+      mav.convert({ content: [resource] }, r, { target, provenance: "channel-message" }).content,
+      mav.convert({ content: [resource] }, r, { target, provenance: "context-injection" }).content,
+      mav.script({ summary: "done", attachments: [resource] }, r, { target }),
+    ];
+    for (const lane of lanes) {
+      const text = JSON.stringify(lane);
+      assert.ok(text.includes("Q3 notes: revenue up 4%."), `${target}: ${text}`);
+      assert.ok(!text.includes("s3cret") && !text.includes("file://") && !text.includes("Reference not shown"), `${target}: ${text}`);
+    }
+  }
+});
+
+test("errors name their kind and place; bad names and arguments are Type/RangeErrors", () => {
+  const r = new mav.Registry();
+  const json = (() => { try { mav.history('{"content": [}', r); } catch (e) { return e; } })();
+  assert.ok(json instanceof mav.McpAgentViewError && json instanceof Error);
+  assert.equal(json.kind, "Json");
+  assert.equal(json.line, 1);
+  assert.equal(typeof json.column, "number");
+  assert.throws(() => mav.history("42", r), { kind: "UnrecognizedMessage" });
+  assert.throws(() => mav.convert("[]", r, { target: "gemini" }), (e) => e instanceof RangeError && /openai-chat/.test(e.message));
+  assert.throws(() => mav.history("[]", r, { provenance: "push" }), (e) => e instanceof RangeError && /push-event/.test(e.message));
+  assert.throws(() => r.lookup("ref_0000000000000"), { kind: "UnknownReference", message: /unknown reference/ });
+  assert.throws(() => mav.history("[]", {}), TypeError);
+  assert.throws(() => new mav.Registry({ seed: -1 }), TypeError);
+  assert.throws(() => new mav.Registry({ fetchTool: "no spaces" }), { kind: "ToolName" });
+  assert.throws(() => mav.toolResultMessages([{ toolUseId: "x" }]), TypeError);
+  const bad = mav.toolResult("not json", { name: "search", toolUseId: "toolu_9", registry: r });
+  assert.equal(bad.isError, true);
+  assert.match(bad.content[0].text, /^Tool call search failed: its answer could not be read/);
+});
+
+test("links are stubs; the registry maps them back, snapshots and restores", () => {
+  const r = new mav.Registry({ seed: 11n, fetchTool: "fetch_reference" });
+  assert.equal(r.fetchTool, "fetch_reference");
+  for (let k = 0; k < 50; k++) {
+    const uri = `https://files.example.com/${k}?token=s3cret`;
+    const text = mav.history({ content: [{ type: "resource_link", uri, name: `f${k}` }] }, r);
+    assert.ok(!text.includes("s3cret") && text.endsWith("— fetch with fetch_reference"), text);
+    assert.equal(r.lookup(text.slice(1, 18)).uri, uri);
+  }
+  assert.equal(r.size, 50);
+  const restored = mav.Registry.restore(JSON.parse(JSON.stringify(r.snapshot())));
+  assert.equal(restored.size, 50);
+  assert.deepEqual(restored.snapshot(), r.snapshot());
+});
+
+test("tool definitions take the target's shape, from tools or a tools/list result", () => {
+  const tools = [{ name: "search", description: "Searches", inputSchema: { type: "object" } }];
+  assert.deepEqual(mav.toolDefinitions(tools), [{ name: "search", description: "Searches", input_schema: { type: "object" } }]);
+  assert.deepEqual(mav.toolDefinitions({ tools }, { target: "openai-chat" }), [
+    { type: "function", function: { name: "search", description: "Searches", parameters: { type: "object" } } },
+  ]);
+  assert.throws(() => mav.toolDefinitions([{ description: "nameless" }]), TypeError);
+});
