@@ -24,8 +24,8 @@ function errorResponse(e) {
   let code = e?.code;
   if (typeof code === "string" && code in LOCAL_CODES) code = LOCAL_CODES[code];
   if (!Number.isInteger(code) || typeof e?.message !== "string") return undefined;
-  // SDK 1.x writes "MCP error <code>: " before the server's message.
-  const message = e.message.replace(/^MCP error -?\d+: /, "");
+  // SDK 1.x's McpError writes "MCP error <code>: " before the server's message.
+  const message = e.name === "McpError" ? e.message.replace(/^MCP error -?\d+: /, "") : e.message;
   const error = { code, message };
   if (e.data !== undefined) error.data = e.data;
   return { jsonrpc: "2.0", error };
