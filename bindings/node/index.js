@@ -8,7 +8,6 @@ const native = require("./mcp-agent-view.node");
 const mcp = require("./mcp.js");
 
 const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
-const HANDLE = Symbol("mcp-agent-view.toolResult");
 
 /** An error of this package: `kind` names the Rust `ErrorKind` ("Json", "UnknownReference", …). */
 class McpAgentViewError extends Error {
@@ -125,10 +124,54 @@ function script(message, registry, options = {}) {
   return JSON.parse(call(() => native.scriptValue(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
 }
 
-function shown(handle) {
-  const result = JSON.parse(handle.view());
-  Object.defineProperty(result, HANDLE, { value: handle });
-  return result;
+/**
+ * The tool result the model reads for one call. `content` (in the target's shape) and
+ * `heldForUser` (neutral) are read from the native result the first time they are asked for;
+ * `toolResultMessages` reads the native result itself.
+ */
+class ToolResult {
+  #handle;
+  #view;
+
+  constructor(handle, toolUseId, name) {
+    this.#handle = handle;
+    /** The id of the `tool_use` this result answers. */
+    this.toolUseId = toolUseId ?? handle.toolUseId;
+    /** The tool's name. */
+    this.name = name ?? handle.name;
+  }
+
+  /** Whether the call failed. */
+  get isError() {
+    return this.#handle.isError;
+  }
+
+  /** What the model reads, as blocks in the target's shape. */
+  get content() {
+    return this.#viewed().content;
+  }
+
+  /** The blocks held back for the user, in the neutral shape. */
+  get heldForUser() {
+    return this.#viewed().heldForUser;
+  }
+
+  #viewed() {
+    return (this.#view ??= JSON.parse(this.#handle.view()));
+  }
+
+  toJSON() {
+    return { toolUseId: this.toolUseId, name: this.name, content: this.content, isError: this.isError, heldForUser: this.heldForUser };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](depth, options, inspect) {
+    return `ToolResult ${inspect(this.toJSON(), options)}`;
+  }
+
+  /** The native result behind a `ToolResult`, or undefined. */
+  static handleOf(result) {
+    return result instanceof ToolResult ? result.#handle : undefined;
+  }
 }
 
 /**
@@ -136,24 +179,27 @@ function shown(handle) {
  * Never throws on the message: an answer that is no JSON or no MCP message is a failed call.
  */
 function toolResult(message, { name, toolUseId, registry, target } = {}) {
-  const handle = call(() =>
-    native.toolResult(bytesOf(message), nameOf(name, "name"), nameOf(toolUseId, "toolUseId"), registryOf(registry), nameOf(target, "target", "anthropic")),
-  );
-  return shown(handle);
+  const tool = nameOf(name, "name");
+  const id = nameOf(toolUseId, "toolUseId");
+  const handle = call(() => native.toolResult(bytesOf(message), tool, id, registryOf(registry), nameOf(target, "target", "anthropic")));
+  return new ToolResult(handle, id, tool);
 }
 
 /** The tool result of a call that failed before any answer arrived. */
 function toolCallFailed(name, toolUseId, error, { target } = {}) {
   const why = error instanceof Error ? error.message : String(error);
-  return shown(call(() => native.toolCallFailed(nameOf(name, "name"), nameOf(toolUseId, "toolUseId"), why, nameOf(target, "target", "anthropic"))));
+  const tool = nameOf(name, "name");
+  const id = nameOf(toolUseId, "toolUseId");
+  return new ToolResult(call(() => native.toolCallFailed(tool, id, why, nameOf(target, "target", "anthropic"))), id, tool);
 }
 
 /** Everything one turn's tool results add to the conversation, in the target's shape. */
 function toolResultMessages(results, { target } = {}) {
   if (!Array.isArray(results)) throw new TypeError("results is an array of toolResult()s");
   const handles = results.map((r) => {
-    if (!r || !r[HANDLE]) throw new TypeError("each result comes from toolResult, toolCallFailed or fetchReference");
-    return r[HANDLE];
+    const handle = ToolResult.handleOf(r);
+    if (handle === undefined) throw new TypeError("each result comes from toolResult, toolCallFailed or fetchReference");
+    return handle;
   });
   return JSON.parse(call(() => native.toolResultMessages(handles, nameOf(target, "target", "anthropic"))));
 }
@@ -209,7 +255,7 @@ const fetch = {
         this._native.fetchReference(text, nameOf(toolUseId, "toolUseId"), registryOf(registry), nameOf(target, "target", "anthropic")),
       );
       try {
-        return shown(await pending);
+        return new ToolResult(await pending, toolUseId);
       } catch (e) {
         throw new McpAgentViewError(e.message, "Panic", undefined, undefined);
       }
@@ -221,6 +267,7 @@ module.exports = {
   McpAgentViewError,
   Registry,
   TARGETS,
+  ToolResult,
   classify,
   convert,
   fetch,

@@ -5,6 +5,7 @@ export const {
   McpAgentViewError,
   Registry,
   TARGETS,
+  ToolResult,
   classify,
   convert,
   fetch,

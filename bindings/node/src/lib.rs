@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_agent_view::fetch::{self, FetchPolicy};
+use mcp_agent_view::target::Shaped;
 use mcp_agent_view::{
     classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
     HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
@@ -20,6 +21,7 @@ use mcp_agent_view::{
 use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 type Message = Either<String, Uint8Array>;
@@ -80,6 +82,11 @@ fn provenance_of(name: &str) -> Result<Provenance> {
 
 fn text_of(value: &Value) -> String {
     value.to_string()
+}
+
+/// A view's JSON, written as it serializes (no `Value` built on the way).
+fn written(view: &impl Serialize) -> Result<String> {
+    serde_json::to_string(view).map_err(|e| raised("Json", &e.to_string(), None, None))
 }
 
 /// The references of one conversation: each stub's id maps back to its uri here.
@@ -151,13 +158,20 @@ pub fn history_text(message: Message, registry: &Registry, budget: Option<u32>, 
 /// `{"content": …, "heldForUser": …}`, the content in the target's shape.
 #[napi]
 pub fn convert_blocks(message: Message, registry: &Registry, target: String, provenance: String) -> Result<String> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct View<'s> {
+        content: Shaped<'s>,
+        held_for_user: Shaped<'s>,
+    }
     let target = target_of(&target)?;
     let provenance = provenance_of(&provenance)?;
     let converted = caught(|| convert(bytes_of(&message), provenance, &registry.0, &target))?.map_err(|e| error(&e))?;
-    Ok(text_of(&json!({
-        "content": target.blocks_json(&converted.content),
-        "heldForUser": Target::neutral().blocks_json(&converted.held_for_user),
-    })))
+    let neutral = Target::neutral();
+    written(&View {
+        content: target.blocks_view(&converted.content),
+        held_for_user: neutral.blocks_view(&converted.held_for_user),
+    })
 }
 
 #[napi]
@@ -175,17 +189,42 @@ pub struct ToolResult {
 
 #[napi]
 impl ToolResult {
+    #[napi(getter)]
+    pub fn is_error(&self) -> bool {
+        self.result.is_error
+    }
+
+    #[napi(getter)]
+    pub fn name(&self) -> String {
+        self.result.name.to_string()
+    }
+
+    #[napi(getter)]
+    pub fn tool_use_id(&self) -> String {
+        self.result.tool_use_id.to_string()
+    }
+
     /// `{"toolUseId", "name", "content", "isError", "heldForUser"}`, the content in the target's
     /// shape.
     #[napi]
-    pub fn view(&self) -> String {
-        text_of(&json!({
-            "toolUseId": self.result.tool_use_id,
-            "name": self.result.name,
-            "content": self.target.blocks_json(&self.result.content),
-            "isError": self.result.is_error,
-            "heldForUser": Target::neutral().blocks_json(&self.result.held_for_user),
-        }))
+    pub fn view(&self) -> Result<String> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct View<'s> {
+            tool_use_id: &'s str,
+            name: &'s str,
+            content: Shaped<'s>,
+            is_error: bool,
+            held_for_user: Shaped<'s>,
+        }
+        let neutral = Target::neutral();
+        written(&View {
+            tool_use_id: &self.result.tool_use_id,
+            name: &self.result.name,
+            content: self.target.blocks_view(&self.result.content),
+            is_error: self.result.is_error,
+            held_for_user: neutral.blocks_view(&self.result.held_for_user),
+        })
     }
 }
 
@@ -214,14 +253,14 @@ pub fn tool_call_failed_of(name: String, tool_use_id: String, error: String, tar
 pub fn tool_result_messages(results: Vec<ClassInstance<'_, ToolResult>>, target: String) -> Result<String> {
     let target = target_of(&target)?;
     let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
-    Ok(text_of(&Value::Array(target.tool_result_messages(&results))))
+    written(&target.tool_results_view(&results))
 }
 
 #[napi(js_name = "promptMessages")]
 pub fn prompt_messages_of(message: Message, registry: &Registry, target: String) -> Result<String> {
     let target = target_of(&target)?;
     let messages = caught(|| prompt_messages(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))?;
-    Ok(text_of(&Value::Array(target.messages_json(&messages))))
+    written(&target.messages_view(&messages))
 }
 
 /// A JSON line a block.
