@@ -69,12 +69,12 @@ mod json;
 mod label_tables;
 mod lanes;
 mod prompt;
+pub mod provider;
 pub mod reference;
 mod render;
 mod repair;
 #[cfg(feature = "rmcp")]
 pub mod rmcp_bridge;
-pub mod target;
 mod text;
 mod tool_result;
 pub mod wire;
@@ -86,9 +86,9 @@ pub use lanes::convert::{convert, Converted};
 pub use lanes::history::{history, HistoryOptions};
 pub use lanes::script::script;
 pub use prompt::{prompt_messages, AgentMessage};
+pub use provider::{Provider, Target};
 pub use reference::ReferenceRegistry;
 pub use render::Provenance;
-pub use target::{Provider, Target};
 pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
 pub use wire::{Block, Message};
 

@@ -7,9 +7,9 @@ use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_block, AgentBlock};
 use crate::lanes::convert::{convert_message, prompt_blocks, Ends, PromptBlocks};
+use crate::provider::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
-use crate::target::Target;
 use crate::wire::{json_of, Message, Role};
 
 /// One message of a prompt, as the model reads it.

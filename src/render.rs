@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::classify::{BlobForm, Class, Reference};
+use crate::provider::check::NotSent;
 use crate::reference::Stubs;
-use crate::target::check::NotSent;
 use crate::text::{base64_decoded_len, format_size};
 use crate::text::{push_clean_to, push_label_to, push_mime, push_size};
 use crate::wire::RpcError;

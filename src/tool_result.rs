@@ -9,9 +9,9 @@ use serde_json::Value;
 use crate::input::Input;
 use crate::lanes::agent::AgentBlock;
 use crate::lanes::convert::{tool_outcome, Converted, Outcome};
+use crate::provider::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render;
-use crate::target::Target;
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///

@@ -461,7 +461,7 @@ fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
         Contents::Blob(data) => {
             // A generic or missing type says nothing: the first bytes say what the blob is.
             let mime_type = if is_generic(declared) {
-                crate::target::check::sniffed_type(data.as_bytes()).or(declared)
+                crate::provider::check::sniffed_type(data.as_bytes()).or(declared)
             } else {
                 declared
             };

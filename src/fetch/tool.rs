@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 use super::{Fetched, Fetcher};
 use crate::classify::Disposition;
 use crate::lanes::agent::{convert_block, AgentBlock};
+use crate::provider::{Provider, Target};
 use crate::reference::{ReferenceRegistry, Verified};
 use crate::render::Provenance;
-use crate::target::{Provider, Target};
 use crate::tool_result::AgentToolResult;
 use crate::wire::{Base64, Block, BlockKind, Contents, EmbeddedBody};
 
@@ -41,7 +41,7 @@ pub fn tool_definition(provider: Provider, name: &str) -> Value {
         "required": ["ref_id"],
         "additionalProperties": false
     });
-    crate::target::tool_shape(provider, name, Some(TOOL_DESCRIPTION), schema)
+    crate::provider::tool_shape(provider, name, Some(TOOL_DESCRIPTION), schema)
 }
 
 /// Answers a `fetch_reference` call: `input` is the call's arguments (`{"ref_id": …}`, as an

@@ -8,10 +8,10 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
+use crate::provider::check::{check, Checked, Claim};
+use crate::provider::Target;
 use crate::reference::{ReferenceRegistry, Stubs};
 use crate::render::{not_sent, show, Provenance};
-use crate::target::check::{check, Checked, Claim};
-use crate::target::Target;
 use crate::wire::{Block, MediaKind};
 
 /// A block as the agent reads it: text, or media it can see, hear or read.
@@ -105,7 +105,7 @@ impl<'a> AgentBlock<'a> {
 
 impl Serialize for AgentBlock<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::target::neutral_block(self).serialize(serializer)
+        crate::provider::neutral_block(self).serialize(serializer)
     }
 }
 

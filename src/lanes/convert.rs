@@ -9,9 +9,9 @@ use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::script::beside_blocks;
+use crate::provider::Target;
 use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
-use crate::target::Target;
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the

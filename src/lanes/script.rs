@@ -10,9 +10,9 @@ use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
+use crate::provider::Target;
 use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
-use crate::target::Target;
 use crate::wire::{
     key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
 };

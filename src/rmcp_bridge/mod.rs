@@ -40,8 +40,8 @@ use ::rmcp::model::{CallToolResult, ContentBlock, ErrorData, GetPromptResult, Re
 use ::rmcp::service::ServiceError;
 
 use crate::error::{Error, ErrorKind};
+use crate::provider::Target;
 use crate::reference::ReferenceRegistry;
-use crate::target::Target;
 use crate::tool_result::{tool_call_failed, tool_result, AgentToolResult};
 
 /// The JSON of any rmcp result: a typed one as it serializes, one rmcp could not type

@@ -6,7 +6,7 @@
 
 use base64::Engine as _;
 use mcp_agent_view::{
-    convert, prompt_messages, target::ImageDetail, tool_result, Message, Provenance, ReferenceRegistry, Target,
+    convert, prompt_messages, provider::ImageDetail, tool_result, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_agent_view::fetch::{self, FetchPolicy};
-use mcp_agent_view::target::Shaped;
+use mcp_agent_view::provider::Shaped;
 use mcp_agent_view::{
     classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
     HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,

@@ -335,8 +335,8 @@ fn pretty(v: &impl serde::Serialize, out: &mut dyn std::io::Write) -> Result<(),
 #[derive(serde::Serialize)]
 struct ToolResultOut<'s> {
     #[serde(rename = "heldForUser")]
-    held: mcp_agent_view::target::Shaped<'s>,
-    messages: mcp_agent_view::target::Shaped<'s>,
+    held: mcp_agent_view::provider::Shaped<'s>,
+    messages: mcp_agent_view::provider::Shaped<'s>,
 }
 
 pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<Vec<u8>, String> {

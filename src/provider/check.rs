@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use base64::Engine as _;
 
 use crate::classify::FORGIVING;
-use crate::target::{AudioFormat, ImageFormat, Target};
+use crate::provider::{AudioFormat, ImageFormat, Target};
 use crate::text::base64_decoded_len;
 
 /// What a media check is about: the kind of media the block claims to be.

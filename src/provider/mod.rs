@@ -172,7 +172,7 @@ impl AudioFormat {
 /// Start from a provider's default and adjust the fields:
 ///
 /// ```
-/// use mcp_agent_view::{target::ImageFormat, Target};
+/// use mcp_agent_view::{provider::ImageFormat, Target};
 ///
 /// let mut target = Target::anthropic();
 /// target.max_image_bytes = Some(1024 * 1024);
