@@ -7,8 +7,7 @@
 //! any size is kept as its digits, so neither costs the message.
 
 // The token functions are inlined into their callers: returned through memory, their
-// `Result<Option<…>>` values stalled on store forwarding, and the throughput example measured
-// reading blocks a third faster inlined.
+// `Result<Option<…>>` values stall on store forwarding.
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
@@ -80,7 +79,7 @@ impl<'a> RawStr<'a> {
 /// `every_string_the_reader_returns_is_utf8` and `numbers_are_ascii`.
 ///
 /// Why not `str::from_utf8` here too: most strings of a message are short, and its set-up
-/// for each of them cost the history lane 17% on *mixed* in the throughput example.
+/// for each of them is a cost the history lane pays on every block.
 #[allow(unsafe_code)]
 #[inline(always)]
 fn ascii(bytes: &[u8]) -> &str {
@@ -225,10 +224,10 @@ const RUN: usize = 384;
 /// within a step or two, and their last step is where the time went.
 ///
 /// On x86-64, with SSE2 (part of every x86-64): the crate's second `unsafe` block, one
-/// unaligned load of sixteen bytes the type says are there. The throughput example measured
-/// the history lane 20% slower on *mixed* with two eight-byte words instead (below, and on
-/// other processors), and 70% slower with a byte loop (not vectorized). Checked against the
-/// definition, a byte at a time, by the test `both_ways_of_looking_at_a_step_agree`.
+/// unaligned load of sixteen bytes the type says are there, which the history lane reads
+/// faster than two eight-byte words (below, and on other processors) or a byte loop (which
+/// is not vectorized). Checked against the definition, a byte at a time, by the test
+/// `both_ways_of_looking_at_a_step_agree`.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code, clippy::cast_sign_loss, clippy::cast_possible_wrap)]
 #[inline(always)]

@@ -10,8 +10,7 @@
 //! as text nor copied; what no lane reads is skipped.
 
 // The readers of a block's fields are inlined into the one function that reads a block: called,
-// the blocks and keys they return went through memory, and the throughput example measured
-// reading blocks a tenth slower.
+// the blocks and keys they return go through memory, where the processor waits on them.
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
@@ -364,7 +363,7 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
 
 /// Which of the fields that tell a block from any other object a block had, for
 /// [`is_block`](crate::classify::is_block) to decide on. Four bytes: it is handed back with
-/// every block read (a wider one cost reading blocks a fifth, in memory traffic).
+/// every block read, and a wider one costs memory traffic on each.
 #[derive(Clone, Copy, Debug, Default)]
 #[allow(clippy::struct_excessive_bools)] // one flag a field
 pub(crate) struct Present {
