@@ -136,7 +136,7 @@ class ToolResult {
   constructor(handle, toolUseId, name) {
     this.#handle = handle;
     /** The id of the `tool_use` this result answers. */
-    this.toolUseId = toolUseId ?? handle.toolUseId;
+    this.toolUseId = toolUseId;
     /** The tool's name. */
     this.name = name ?? handle.name;
   }

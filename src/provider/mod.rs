@@ -410,6 +410,27 @@ impl Target {
         tool_shape(self.provider, name, description, input_schema)
     }
 
+    /// An MCP tool as `tools/list` lists it (JSON: `name`, `description`, `inputSchema`) as
+    /// [`Target::tool_definition`] gives it; a tool without `inputSchema` takes
+    /// `{"type": "object"}`. `None` where the tool has no name.
+    ///
+    /// ```
+    /// let tool = serde_json::json!({"name": "search", "description": "Searches", "inputSchema": {"type": "object"}});
+    /// let definition = mcp_agent_view::Target::anthropic().mcp_tool_definition(&tool);
+    /// assert_eq!(definition, Some(serde_json::json!({"name": "search", "description": "Searches", "input_schema": {"type": "object"}})));
+    /// assert_eq!(mcp_agent_view::Target::anthropic().mcp_tool_definition(&serde_json::json!({})), None);
+    /// ```
+    #[must_use]
+    pub fn mcp_tool_definition(&self, tool: &Value) -> Option<Value> {
+        let name = tool.get("name")?.as_str()?;
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        let description = tool.get("description").and_then(Value::as_str);
+        Some(self.tool_definition(name, description, schema))
+    }
+
     /// [`Target::tool_result_messages`] as a value to serialize: the same JSON array, written as
     /// it goes.
     #[must_use]

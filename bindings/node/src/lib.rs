@@ -22,7 +22,7 @@ use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 type Message = Either<String, Uint8Array>;
 
@@ -80,10 +80,6 @@ fn provenance_of(name: &str) -> Result<Provenance> {
     name.parse::<Provenance>().map_err(unknown_name)
 }
 
-fn text_of(value: &Value) -> String {
-    value.to_string()
-}
-
 /// A view's JSON, written as it serializes (no `Value` built on the way).
 fn written(view: &impl Serialize) -> Result<String> {
     serde_json::to_string(view).map_err(|e| raised("Json", &e.to_string(), None, None))
@@ -116,13 +112,13 @@ impl Registry {
     #[napi]
     pub fn lookup(&self, id: String) -> Result<String> {
         let record = self.0.lookup(&id).map_err(|e| error(&e))?;
-        serde_json::to_string(&record).map_err(invalid)
+        written(&record)
     }
 
     /// The registry as JSON, for `restore`.
     #[napi]
     pub fn snapshot(&self) -> Result<String> {
-        serde_json::to_string(&self.0.snapshot()).map_err(invalid)
+        written(&self.0.snapshot())
     }
 
     /// The registry a snapshot (its JSON) was taken of.
@@ -180,7 +176,8 @@ pub fn script_value(message: Message, registry: &Registry, target: String) -> Re
     caught(|| script(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))
 }
 
-/// One call's tool result; `index.js` shows it as a plain object and keeps this beside it.
+/// One call's tool result; `index.js`'s `ToolResult` holds it, reads its view when asked, and
+/// hands it to `tool_result_messages`.
 #[napi]
 pub struct ToolResult {
     result: AgentToolResult<'static>,
@@ -197,11 +194,6 @@ impl ToolResult {
     #[napi(getter)]
     pub fn name(&self) -> String {
         self.result.name.to_string()
-    }
-
-    #[napi(getter)]
-    pub fn tool_use_id(&self) -> String {
-        self.result.tool_use_id.to_string()
     }
 
     /// `{"toolUseId", "name", "content", "isError", "heldForUser"}`, the content in the target's
@@ -275,21 +267,20 @@ pub fn tool_definitions(tools: Message, target: String) -> Result<String> {
     let target = target_of(&target)?;
     let tools: Vec<Value> = serde_json::from_slice(bytes_of(&tools))
         .map_err(|e| raised("Json", &e.to_string(), Some(e.line()), Some(e.column())))?;
-    let mut out = Vec::new();
-    for tool in &tools {
-        let name = tool["name"].as_str().ok_or_else(|| invalid("a tool without a name"))?;
-        let schema = tool
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or_else(|| json!({"type": "object"}));
-        out.push(target.tool_definition(name, tool["description"].as_str(), schema));
-    }
-    Ok(text_of(&Value::Array(out)))
+    let out = tools
+        .iter()
+        .map(|tool| {
+            target
+                .mcp_tool_definition(tool)
+                .ok_or_else(|| invalid("a tool without a name"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Value::Array(out).to_string())
 }
 
 #[napi]
 pub fn fetch_tool_definition(target: String, name: String) -> Result<String> {
-    Ok(text_of(&fetch::tool_definition(provider_of(&target)?, &name)))
+    Ok(fetch::tool_definition(provider_of(&target)?, &name).to_string())
 }
 
 /// Fetches references under a policy (its settings as JSON, as `index.js` writes them).
@@ -409,7 +400,7 @@ impl Task for FetchTask {
         .map_err(|_| {
             napi::Error::new(
                 napi::Status::GenericFailure,
-                "MCP_AGENT_VIEW:Panic:: internal error: the fetch panicked (a defect; please report it)",
+                "internal error: the fetch panicked (a defect; please report it)",
             )
         })
     }

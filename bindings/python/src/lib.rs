@@ -365,14 +365,10 @@ fn tool_definitions(py: Python<'_>, tools: &Bound<'_, PyAny>, target: &str) -> P
     for tool in tools.try_iter()? {
         let tool: Value =
             serde_json::from_slice(&json_bytes(&tool?)?).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
-        let name = tool["name"]
-            .as_str()
+        let definition = target
+            .mcp_tool_definition(&tool)
             .ok_or_else(|| PyValueError::new_err("a tool without a name"))?;
-        let schema = tool
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
-        out.push(target.tool_definition(name, tool["description"].as_str(), schema));
+        out.push(definition);
     }
     to_python(py, &out)
 }
