@@ -1,7 +1,8 @@
 //! A pull reader over JSON bytes: the one pass every lane makes over its input.
 //!
-//! It borrows every string from the input, validates a string's UTF-8 only when asked for its
-//! text (a base64 blob is never validated as text, nor copied), skips what a lane does not need
+//! It borrows every string from the input as text: the input is checked to be UTF-8 once, as
+//! a whole, at memory speed (or string by string, where it is not all UTF-8, so that one bad
+//! string costs only itself); a base64 blob is never copied. It skips what a lane does not need
 //! at the speed of a scan, and holds no recursion of its own: nesting is bounded by
 //! [`MAX_DEPTH`] with a clear error. An escaped lone surrogate reads as U+FFFD, and a number of
 //! any size is kept as its digits, so neither costs the message.
@@ -32,8 +33,8 @@ pub(crate) enum Peek {
 /// A string as it stands in the input, between its quotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RawStr<'a> {
-    raw: &'a [u8],
-    /// [`ESCAPED`] and [`ASCII`], as a whole word: a `bool` here left seven bytes of padding
+    raw: &'a str,
+    /// [`ESCAPED`], as a whole word: a `bool` here left seven bytes of padding
     /// that every move of a `Result<Option<RawStr>>` copied in two overlapping loads, which
     /// stalled on store forwarding in the hottest loop.
     flags: usize,
@@ -41,19 +42,17 @@ pub(crate) struct RawStr<'a> {
 
 /// The string has a backslash escape.
 const ESCAPED: usize = 1;
-/// The reader saw every byte of the string as it found its end, and none was past ASCII.
-const ASCII: usize = 2;
 
 impl<'a> RawStr<'a> {
     /// The bytes between the quotes, escapes as written.
     pub(crate) fn raw(&self) -> &'a [u8] {
-        self.raw
+        self.raw.as_bytes()
     }
 
     /// The bytes between the quotes as text, escapes as written (the reader has checked their
     /// UTF-8).
     pub(crate) fn as_str(&self) -> &'a str {
-        ascii(self.raw)
+        self.raw
     }
 
     /// Whether the string has a backslash escape.
@@ -65,27 +64,10 @@ impl<'a> RawStr<'a> {
     #[inline(always)]
     pub(crate) fn text(&self) -> Cow<'a, str> {
         if self.flags & ESCAPED == 0 {
-            return Cow::Borrowed(ascii(self.raw));
+            return Cow::Borrowed(self.raw);
         }
-        Cow::Owned(unescape(ascii(self.raw)))
+        Cow::Owned(unescape(self.raw))
     }
-}
-
-/// Bytes the reader has seen to be UTF-8, as text, without a second look: the crate's first
-/// `unsafe` block. Its callers have each seen every byte: the reader checks every string's
-/// UTF-8 as it finds the string's end (ASCII is told on the way, a word at a time; anything
-/// else goes through `str::from_utf8` there), and a number is made of digits, signs, a point
-/// and an exponent. Checked again in debug builds, and by the tests
-/// `every_string_the_reader_returns_is_utf8` and `numbers_are_ascii`.
-///
-/// Why not `str::from_utf8` here too: most strings of a message are short, and its set-up
-/// for each of them is a cost the history lane pays on every block.
-#[allow(unsafe_code)]
-#[inline(always)]
-fn ascii(bytes: &[u8]) -> &str {
-    debug_assert!(std::str::from_utf8(bytes).is_ok());
-    // SAFETY: every caller passes bytes it has checked to be UTF-8 (see above).
-    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// Unescapes a string the reader has checked: every escape is well formed.
@@ -191,6 +173,9 @@ impl<'a> KeySet<'a> {
 #[derive(Clone)]
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
+    /// The input as text, where all of it is UTF-8 (checked once, at memory speed): a string
+    /// read is then a slice of it. Where it is not, each string is checked as it is read.
+    text: Option<&'a str>,
     pos: usize,
     depth: usize,
 }
@@ -216,66 +201,15 @@ const STEP: usize = 16;
 /// takes the rest (base64, mostly) [`LONG_BLOCK`] bytes at a time.
 const RUN: usize = 384;
 
-/// A string's next [`STEP`] bytes: which are stops (a quote, a backslash or a control byte)
-/// and which are past ASCII, a bit a byte (bit k for byte k).
-///
-/// A string's next sixteen bytes: which are stops (a quote, a backslash or a control byte)
-/// and which are past ASCII, a bit a byte (bit k for byte k). Most strings of a message end
-/// within a step or two, and their last step is where the time went.
-///
-/// On x86-64, with SSE2 (part of every x86-64): the crate's second `unsafe` block, one
-/// unaligned load of sixteen bytes the type says are there, which the history lane reads
-/// faster than two eight-byte words (below, and on other processors) or a byte loop (which
-/// is not vectorized). Checked against the definition, a byte at a time, by the test
-/// `both_ways_of_looking_at_a_step_agree`.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code, clippy::cast_sign_loss, clippy::cast_possible_wrap)]
+/// Where in a string's next sixteen bytes the first stop is (a quote, a backslash or a
+/// control byte), looked at as two eight-byte words; 16 where there is none. Most strings of
+/// a message end within a step or two.
 #[inline(always)]
-fn masks(chunk: &[u8]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    let Some(chunk) = chunk.first_chunk::<16>() else {
-        return (1, 0);
-    };
-    // SAFETY: `chunk` is sixteen readable bytes (its type says so), and `loadu` reads them at
-    // any alignment. The other calls are SSE2 arithmetic on values, which every x86-64
-    // processor has.
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        // A byte is below 0x20 where the larger of it and 0x1f is 0x1f.
-        let low = _mm_set1_epi8(0x1f);
-        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
-        let stops = _mm_or_si128(_mm_or_si128(quote, backslash), control);
-        (_mm_movemask_epi8(stops) as u32, _mm_movemask_epi8(v) as u32)
-    }
-}
-
-/// [`masks`] as two eight-byte words, where there is no SSE2.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn masks(chunk: &[u8]) -> (u32, u32) {
-    let (low, high) = match chunk.get(..16) {
-        Some(chunk) => (word_masks(&chunk[..8]), word_masks(&chunk[8..])),
-        None => return (1, 0),
-    };
-    // Only the first stop counts: the high word's stops matter where the low word has none.
-    let stops = if low.0 != 0 { low.0 } else { high.0 << 8 };
-    (stops, low.1 | high.1 << 8)
-}
-
-/// Eight bytes' stops (the first only) and the bytes past ASCII, a bit a byte.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn word_masks(chunk: &[u8]) -> (u32, u32) {
-    // The high bit of each byte, gathered into the low eight bits.
-    let gather = |highs: u64| ((((highs & HIGHS) >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32;
-    let w = word(chunk);
-    // `stops` is exact up to its first stop only: keep that one, and the bytes before it.
-    let found = stops(w);
-    (gather(found & found.wrapping_neg()), gather(w))
+fn first_stop(chunk: &[u8; STEP]) -> usize {
+    let (low, high) = (word(&chunk[..8]), word(&chunk[8..]));
+    // `stops` is exact up to its first stop only, which is its lowest bit.
+    let found = u128::from(stops(low)) | u128::from(stops(high)) << 64;
+    (found.trailing_zeros() / 8) as usize
 }
 
 /// Eight bytes as one little-endian word.
@@ -303,8 +237,18 @@ impl<'a> Reader<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Reader {
             bytes,
+            text: std::str::from_utf8(bytes).ok(),
             pos: 0,
             depth: 0,
+        }
+    }
+
+    /// The input from `start` to `end` as text, where it is UTF-8.
+    #[inline(always)]
+    fn text_at(&self, start: usize, end: usize) -> Option<&'a str> {
+        match self.text {
+            Some(text) => text.get(start..end),
+            None => std::str::from_utf8(self.bytes.get(start..end)?).ok(),
         }
     }
 
@@ -371,23 +315,16 @@ impl<'a> Reader<'a> {
         }
         let start = self.pos;
         let mut escaped = 0;
-        let mut high = 0;
         loop {
-            let (end, seen) = self.scan_string(self.pos);
-            self.pos = end;
-            high |= seen;
+            self.pos = self.scan_string(self.pos);
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
-                    let raw = &self.bytes[start..self.pos];
-                    // Past ASCII: checked here, once, so that every string read is UTF-8.
-                    if high != 0 && std::str::from_utf8(raw).is_err() {
-                        return Err(self.invalid_utf8(raw));
-                    }
+                    // Checked here, so that every string read is UTF-8.
+                    let Some(raw) = self.text_at(start, self.pos) else {
+                        return Err(self.invalid_utf8(&self.bytes[start..self.pos]));
+                    };
                     self.pos += 1;
-                    return Ok(RawStr {
-                        raw,
-                        flags: escaped | if high == 0 { ASCII } else { 0 },
-                    });
+                    return Ok(RawStr { raw, flags: escaped });
                 }
                 Some(b'\\') => {
                     escaped = ESCAPED;
@@ -403,55 +340,48 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The position of the next quote, backslash or control byte at or after `i`, and a mask
-    /// of the bytes before it past ASCII: zero where they are all ASCII (not zero where that
-    /// was not told). Runs of up to a few hundred bytes (keys, texts, small images) are looked
-    /// at [`STEP`] bytes at a time; past that (base64), the quote or backslash is found with
-    /// `memchr` (SIMD), and the span before it checked for control bytes in blocks the
-    /// compiler vectorizes, [`LONG_BLOCK`] bytes at a time.
-    fn scan_string(&self, mut i: usize) -> (usize, u64) {
+    /// The position of the next quote, backslash or control byte at or after `i`. Runs of up
+    /// to a few hundred bytes (keys, texts, small images) are looked at [`STEP`] bytes at a
+    /// time; past that (base64), the quote or backslash is found with `memchr` (SIMD), and the
+    /// span before it checked for control bytes in blocks the compiler vectorizes,
+    /// [`LONG_BLOCK`] bytes at a time.
+    fn scan_string(&self, mut i: usize) -> usize {
         let bytes = self.bytes;
-        let mut high = 0;
         for _ in 0..RUN / STEP {
-            let Some(chunk) = bytes.get(i..i + STEP) else { break };
-            let (stops, past_ascii) = masks(chunk);
-            if stops != 0 {
-                let at = stops.trailing_zeros();
-                let before = past_ascii & ((1 << at) - 1);
-                return (i + at as usize, high | u64::from(before));
+            let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk) else {
+                break;
+            };
+            let at = first_stop(chunk);
+            if at < STEP {
+                return i + at;
             }
-            high |= u64::from(past_ascii);
             i += STEP;
         }
         if bytes.len() - i < STEP {
             while let Some(&b) = bytes.get(i) {
                 if b == b'"' || b == b'\\' || b < 0x20 {
-                    return (i, high);
+                    return i;
                 }
-                high |= u64::from(b & 0x80);
                 i += 1;
             }
-            return (i, high);
+            return i;
         }
         // A block at a time, so that each byte comes from memory once: the quote or backslash
         // found in the block, then the bytes before it checked while they are in the cache.
-        let mut past_ascii = 0u8;
         for block in bytes[i..].chunks(LONG_BLOCK) {
             let end = memchr::memchr2(b'"', b'\\', block);
             let span = &block[..end.unwrap_or(block.len())];
-            let (control, past) = control_and_past_ascii(span);
-            past_ascii |= past;
-            if control {
+            if has_control(span) {
                 if let Some(at) = span.iter().position(|&b| b < 0x20) {
-                    return (i + at, high | u64::MAX);
+                    return i + at;
                 }
             }
             if let Some(end) = end {
-                return (i + end, high | u64::from(past_ascii));
+                return i + end;
             }
             i += block.len();
         }
-        (i, high | u64::from(past_ascii))
+        i
     }
 
     /// Reads a number, returning its text as written.
@@ -488,8 +418,9 @@ impl<'a> Reader<'a> {
                 return Err(self.error("invalid number"));
             }
         }
-        // Every byte was seen to be a digit, a sign, a point or an exponent: ASCII.
-        Ok(ascii(&self.bytes[start..self.pos]))
+        // Every byte was seen to be a digit, a sign, a point or an exponent: ASCII, text.
+        self.text_at(start, self.pos)
+            .ok_or_else(|| self.error("invalid number"))
     }
 
     /// Reads `true` or `false`.
@@ -539,30 +470,24 @@ impl<'a> Reader<'a> {
         let start = self.pos + 1;
         let mut i = start;
         let key = loop {
-            let Some(chunk) = self.bytes.get(i..i + STEP) else {
+            let Some(chunk) = self.bytes.get(i..).and_then(<[u8]>::first_chunk) else {
                 break self.string()?;
             };
-            let (stops, past_ascii) = masks(chunk);
-            if past_ascii != 0 {
-                // Past ASCII: the general reader checks its UTF-8.
-                break self.string()?;
-            }
-            if stops == 0 {
+            let at = first_stop(chunk);
+            if at == STEP {
                 if i - start >= 32 - STEP {
                     break self.string()?;
                 }
                 i += STEP;
                 continue;
             }
-            let end = i + stops.trailing_zeros() as usize;
-            if self.bytes[end] != b'"' {
+            let end = i + at;
+            // Not UTF-8: the general reader says where.
+            let (b'"', Some(raw)) = (self.bytes[end], self.text_at(start, end)) else {
                 break self.string()?;
-            }
-            self.pos = end + 1;
-            break RawStr {
-                raw: &self.bytes[start..end],
-                flags: 0,
             };
+            self.pos = end + 1;
+            break RawStr { raw, flags: 0 };
         };
         if self.bytes.get(self.pos) == Some(&b':') {
             self.pos += 1;
@@ -861,20 +786,11 @@ pub(crate) fn write_number(out: &mut String, number: &str) {
 /// (two passes over the whole string read a 50 MB blob from memory twice).
 const LONG_BLOCK: usize = 16 * 1024;
 
-/// Whether `span` has a control byte, and its bytes past ASCII or'ed together, told in one
-/// pass the compiler vectorizes (stopping at the first 64 bytes that have a control byte).
-fn control_and_past_ascii(span: &[u8]) -> (bool, u8) {
-    let mut past_ascii = 0u8;
-    for chunk in span.chunks(64) {
-        let (control, past) = chunk
-            .iter()
-            .fold((0u8, 0u8), |(c, p), &b| (c | u8::from(b < 0x20), p | (b & 0x80)));
-        past_ascii |= past;
-        if control != 0 {
-            return (true, past_ascii);
-        }
-    }
-    (false, past_ascii)
+/// Whether `span` has a control byte, told in one pass the compiler vectorizes (stopping at
+/// the first 64 bytes that have one).
+fn has_control(span: &[u8]) -> bool {
+    span.chunks(64)
+        .any(|chunk| chunk.iter().fold(0u8, |c, &b| c | u8::from(b < 0x20)) != 0)
 }
 
 /// A deterministic pseudo-random sequence for tests: the next of Marsaglia's xorshift64.
@@ -936,7 +852,7 @@ mod tests {
         assert_eq!(as_u53("1.5"), None);
     }
 
-    /// The invariant of [`ascii`]'s `unsafe` block, for strings: whatever the bytes, a string
+    /// The invariant [`ascii`] relies on, for strings: whatever the bytes, a string
     /// the reader returns is UTF-8, on the key path and the value path.
     #[test]
     fn every_string_the_reader_returns_is_utf8() {
@@ -962,7 +878,7 @@ mod tests {
         }
     }
 
-    /// The invariant of [`ascii`]'s `unsafe` block, for numbers: a number read is ASCII.
+    /// The invariant [`ascii`] relies on, for numbers: a number read is ASCII.
     #[test]
     fn numbers_are_ascii() {
         let alphabet: &[u8] = b"-+.eE0123456789\xc3\xa9x";
@@ -1064,9 +980,8 @@ mod tests {
 
     #[test]
     fn bytes_past_ascii_at_the_same_place_of_two_steps_are_both_told() {
-        // A string is looked at STEP bytes a step, each step's bytes past ASCII a mask of
-        // their places: two at the same place of two steps must not cancel, or the string
-        // would pass as ASCII, unchecked as UTF-8.
+        // A string is looked at STEP bytes a step: a byte that is no UTF-8 in any step, at any
+        // place, is told.
         for at in 0..STEP {
             for steps in [1, 2, 5, 23, 24, 30] {
                 let second = steps * STEP + at;
@@ -1105,33 +1020,24 @@ mod tests {
                 (b'"', Some(at.saturating_sub(2))),
             ] {
                 let mut bytes = printable();
-                // Two bytes past ASCII (an `é`): each must count, not cancel the other.
+                // Bytes past ASCII (an `é`) are string like any other.
                 if let Some(high) = also_high.filter(|&h| h + 1 < at) {
                     bytes[high..high + 2].copy_from_slice("é".as_bytes());
                 }
                 bytes[at] = byte;
-                let (stop, high) = Reader::new(&bytes).scan_string(0);
+                let stop = Reader::new(&bytes).scan_string(0);
                 let expected = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
                 assert_eq!(Some(stop), expected, "{byte:#x} at {at}");
-                if bytes[..stop].iter().any(|&b| b >= 0x80) {
-                    assert_ne!(high, 0, "a byte past ASCII before {byte:#x} at {at}");
-                } else if byte >= 0x20 {
-                    assert_eq!(high, 0, "all ASCII before {byte:#x} at {at}");
-                }
             }
         }
         // Two control bytes side by side: each must count, not cancel the other.
         for &at in &places {
             let mut bytes = printable();
             bytes[at..at + 2].copy_from_slice(&[0x01, 0x1f]);
-            assert_eq!(Reader::new(&bytes).scan_string(0).0, at, "two control bytes at {at}");
+            assert_eq!(Reader::new(&bytes).scan_string(0), at, "two control bytes at {at}");
         }
         // No stop at all: the end of the input, past every block.
-        let (stop, high) = Reader::new(&vec![b'A'; len]).scan_string(0);
-        assert_eq!((stop, high), (len, 0));
-        let mut tail_high = vec![b'A'; len];
-        tail_high[len - 2..].copy_from_slice("é".as_bytes());
-        assert_ne!(Reader::new(&tail_high).scan_string(0).1, 0);
+        assert_eq!(Reader::new(&vec![b'A'; len]).scan_string(0), len);
     }
 
     #[test]
@@ -1155,31 +1061,53 @@ mod tests {
 
     #[test]
     fn both_ways_of_looking_at_a_step_agree() {
-        // The first stop, and the bytes past ASCII before it, a bit a byte.
-        let first = |chunk: &[u8], masks: &dyn Fn(&[u8]) -> (u32, u32), step: usize| {
-            let (mut stops, mut past) = (0u32, 0u32);
-            for (k, part) in chunk.chunks(step).enumerate() {
-                let (s, p) = masks(part);
-                stops |= s << (k * step);
-                past |= p << (k * step);
-            }
-            let at = stops.trailing_zeros();
-            (at, past & 1u32.checked_shl(at).map_or(u32::MAX, |bit| bit - 1))
-        };
         let alphabet = [b'"', b'\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, b'a', b'a', b'a', b'a'];
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
         for _ in 0..20_000 {
-            let chunk: Vec<u8> = (0..16)
-                .map(|_| alphabet[usize::try_from(xorshift(&mut x) % 12).unwrap()])
-                .collect();
+            let chunk: [u8; STEP] = std::array::from_fn(|_| alphabet[usize::try_from(xorshift(&mut x) % 12).unwrap()]);
             // Against the definition, a byte at a time.
-            let by_byte = |part: &[u8]| {
-                part.iter().enumerate().fold((0u32, 0u32), |(stops, past), (i, &b)| {
-                    let stop = b == b'"' || b == b'\\' || b < 0x20;
-                    (stops | u32::from(stop) << i, past | u32::from(b >= 0x80) << i)
-                })
-            };
-            assert_eq!(first(&chunk, &masks, STEP), first(&chunk, &by_byte, 16), "{chunk:?}");
+            let by_byte = chunk.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            assert_eq!(first_stop(&chunk), by_byte.unwrap_or(STEP), "{chunk:?}");
+        }
+    }
+
+    #[test]
+    fn strings_read_as_text_whether_or_not_the_rest_of_the_input_is_utf8() {
+        // All of the input UTF-8: strings are slices of it. One byte that is not, anywhere:
+        // each string is checked as it is read, and only the bad one fails, where it is bad.
+        for tail in [&b"\"ok\""[..], b"\"\xff\""] {
+            let mut json = br#"{"k\u00e9y": "t\u00e9xt", "\u00e9": "caf"#.to_vec();
+            json.extend_from_slice("é".as_bytes());
+            json.extend_from_slice(br#"", "n": -1.5e3, "z": "#);
+            json.extend_from_slice(tail);
+            json.push(b'}');
+            let mut r = Reader::new(&json);
+            let mut seq = r.object().unwrap();
+            let mut read = Vec::new();
+            while let Some(key) = r.next_key(&mut seq).unwrap() {
+                let value = match r.peek().unwrap() {
+                    Peek::Number => Ok(r.number().unwrap().to_owned()),
+                    _ => r.string().map(|s| s.text().into_owned()).map_err(|e| e.to_string()),
+                };
+                read.push((key.text().into_owned(), value));
+                if read.last().is_some_and(|(_, v)| v.is_err()) {
+                    break;
+                }
+            }
+            let mut expected = vec![
+                ("k\u{e9}y".to_owned(), Ok("t\u{e9}xt".to_owned())),
+                ("\u{e9}".to_owned(), Ok("caf\u{e9}".to_owned())),
+                ("n".to_owned(), Ok("-1.5e3".to_owned())),
+            ];
+            expected.push(if tail.len() == 4 {
+                ("z".to_owned(), Ok("ok".to_owned()))
+            } else {
+                (
+                    "z".to_owned(),
+                    Err("input is not JSON: invalid unicode code point at line 1 column 65".to_owned()),
+                )
+            });
+            assert_eq!(read, expected, "{}", String::from_utf8_lossy(&json));
         }
     }
 

@@ -59,7 +59,7 @@
 //!
 //! The design, the classification table and every marker string are in the crate's `docs/`.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod classify;
 mod error;
