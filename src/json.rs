@@ -194,7 +194,7 @@ pub(crate) fn is_plain(bytes: &[u8]) -> bool {
     found == 0 && words.remainder().iter().all(|&b| b != b'"' && b != b'\\' && b >= 0x20)
 }
 
-/// How many bytes of a string [`masks`] looks at in one step.
+/// How many bytes of a string [`first_stop`] looks at in one step.
 const STEP: usize = 16;
 
 /// How many bytes of a string [`Reader::scan_string`] looks at a [`STEP`] at a time, before it
@@ -852,7 +852,7 @@ mod tests {
         assert_eq!(as_u53("1.5"), None);
     }
 
-    /// The invariant [`ascii`] relies on, for strings: whatever the bytes, a string
+    /// Whatever the bytes, a string
     /// the reader returns is UTF-8, on the key path and the value path.
     #[test]
     fn every_string_the_reader_returns_is_utf8() {
@@ -878,7 +878,7 @@ mod tests {
         }
     }
 
-    /// The invariant [`ascii`] relies on, for numbers: a number read is ASCII.
+    /// A number read is ASCII.
     #[test]
     fn numbers_are_ascii() {
         let alphabet: &[u8] = b"-+.eE0123456789\xc3\xa9x";
