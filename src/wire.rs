@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::classify::kinds::{
     contents_kind, contents_not_an_object, embedded_kind, is_block_type, malformed, media_kind, not_an_object,
-    not_json, own, own_opt, text_kind, too_deep, Body, Field, Fields, ObjectKeys,
+    not_json, own, own_opt, text_kind, too_deep, BlockField, Body, Field, FieldSet, FieldSource, Fields, ObjectKeys,
 };
 pub use crate::classify::kinds::{
     Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar,
@@ -361,31 +361,6 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     read_block_then(r, |block, _| block)
 }
 
-/// Which of the fields that tell a block from any other object a block had, for
-/// [`is_block`](crate::classify::is_block) to decide on. Four bytes: it is handed back with
-/// every block read, and a wider one costs memory traffic on each.
-#[derive(Clone, Copy, Debug, Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag a field
-pub(crate) struct Present {
-    pub(crate) text: bool,
-    pub(crate) data: bool,
-    pub(crate) uri: bool,
-    pub(crate) resource: bool,
-}
-
-impl Present {
-    /// The keys as [`object_shape`](crate::classify::object_shape) reads them.
-    pub(crate) fn keys(self) -> ObjectKeys<'static> {
-        ObjectKeys {
-            text: self.text,
-            data: self.data,
-            uri: self.uri,
-            resource: self.resource,
-            ..ObjectKeys::default()
-        }
-    }
-}
-
 /// Reads one block at the reader's position and hands it to `then`, with the identifying
 /// fields it had, where it was read: returned, a block just read was copied while its fields
 /// were still being stored, and the copy waited on them.
@@ -393,10 +368,10 @@ impl Present {
 /// Most blocks name their type first and have only their type's few fields: those are read
 /// with those fields alone. Any other block, or one with a field its type's reader does not
 /// take, is read again from its start with every field a block may have.
-fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Present) -> T) -> Result<T, Error> {
+fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, FieldSet) -> T) -> Result<T, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(then(Block::bare(not_an_object()), Present::default()));
+        return Ok(then(Block::bare(not_an_object()), FieldSet::default()));
     }
     let start = r.mark();
     if let TypeFirst::Read(block, present) = read_type_first(r)? {
@@ -413,7 +388,7 @@ fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, Prese
 /// was copied while its fields were still being stored, and the copy waited on them.
 pub(crate) fn read_block_if_type_first<'a, T>(
     r: &mut Reader<'a>,
-    then: impl FnOnce(Block<'a>, Present) -> T,
+    then: impl FnOnce(Block<'a>, FieldSet) -> T,
 ) -> Result<Option<T>, Error> {
     let start = r.mark();
     match read_type_first(r)? {
@@ -433,7 +408,7 @@ pub(crate) fn read_block_if_type_first<'a, T>(
 /// What [`read_type_first`] found.
 enum TypeFirst<'a> {
     /// The block, read with its type's fields.
-    Read(Block<'a>, Present),
+    Read(Block<'a>, FieldSet),
     /// A string `type` first, but a block its type's reader does not take (another type, or
     /// a field of another kind): to be read with every field.
     Other,
@@ -474,113 +449,78 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
 }
 
 /// Reads a block with every field a block may have, in any order.
-fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, Present), Error> {
+fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, FieldSet), Error> {
     let read = read_fields::<false>(r)?;
     // Never `None`: only a flat read stops.
     Ok(read.map_or_else(
-        || (Block::bare(not_an_object()), Present::default()),
-        |(block, present, _)| (block, present),
+        || (Block::bare(not_an_object()), FieldSet::default()),
+        |(block, fields)| (block, fields),
     ))
 }
 
 /// The object at the reader's position read as a block, as [`read_every_field`] reads it,
-/// where it is flat: every key one [`is_block_field`] names and every value a scalar; with
-/// the keys that tell it from other objects ([`object_shape`](crate::classify::object_shape)
-/// decides). `None` at its first other key or value, the reader then anywhere inside it: an
-/// object that is not flat is no block the script lane can tell by its keys alone, and no
-/// value is read here that the lane would read again (however deep objects nest). `None` too
-/// where it is no JSON: the lane's own reading tells the error.
+/// where it is flat: every key a field of a block ([`BlockField`]) and every value a scalar;
+/// with the fields it had, which tell it from other objects
+/// ([`object_shape`](crate::classify::object_shape) decides). `None` at its first other key
+/// or value, the reader then anywhere inside it: an object that is not flat is no block the
+/// script lane can tell by its keys alone, and no value is read here that the lane would read
+/// again (however deep objects nest). `None` too where it is no JSON: the lane's own reading
+/// tells the error.
 pub(crate) fn read_flat_block<'a>(r: &mut Reader<'a>) -> Option<(Block<'a>, ObjectKeys<'static>)> {
-    let (block, present, keys) = read_fields::<true>(r).ok()??;
-    Some((block, keys.with(present)))
-}
-
-/// What a flat read ([`read_flat_block`]) saw beside [`Present`]: whether a `blob` and a
-/// `mimeType` were given.
-#[derive(Clone, Copy, Default)]
-struct Flat {
-    blob: bool,
-    mime_type: bool,
-}
-
-impl Flat {
-    fn with(self, present: Present) -> ObjectKeys<'static> {
+    let (block, fields) = read_fields::<true>(r).ok()??;
+    Some((
+        block,
         ObjectKeys {
-            blob: self.blob,
-            mime_type: self.mime_type,
-            ..present.keys()
-        }
-    }
+            type_name: None,
+            fields,
+        },
+    ))
 }
 
 /// [`read_every_field`], and where `FLAT`, [`read_flat_block`]'s reading: `None` at a key no
 /// block reads or a value that is an object or an array.
 #[inline(always)]
-fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, Present, Flat)>, Error> {
+fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, FieldSet)>, Error> {
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = Fields::default();
     let mut annotations = None;
     let mut meta = None;
-    let mut blob = false;
     // Where `FLAT`, whether the value at the reader is no scalar.
     let compound = |r: &mut Reader<'a>| FLAT && matches!(r.peek(), Ok(Peek::Object | Peek::Array));
-    // A link as the everything server writes it, its type last.
-    if r.eat_key(&mut seq, b"\"name\":") {
-        if compound(r) {
-            return Ok(None);
-        }
-        f.reference().name = Some(read_scalar(r)?);
-        if r.eat_key(&mut seq, b"\"uri\":") {
-            if compound(r) {
-                return Ok(None);
-            }
-            f.has_uri = true;
-            f.reference().uri = Some(read_scalar(r)?);
-            if r.eat_key(&mut seq, b"\"description\":") {
+    // A link as the everything server writes it, its type last: each key compared where it
+    // stands, and read as any other field.
+    macro_rules! eat {
+        ($key:literal, $field:ident) => {{
+            let found = r.eat_key(&mut seq, $key);
+            if found {
                 if compound(r) {
                     return Ok(None);
                 }
-                r.skip()?;
+                BlockField::$field.read(r, &mut f)?;
             }
-            if r.eat_key(&mut seq, b"\"mimeType\":") {
-                if compound(r) {
-                    return Ok(None);
-                }
-                f.mime_type = Some(read_scalar(r)?);
-                if r.eat_key(&mut seq, b"\"type\":") {
-                    if compound(r) {
-                        return Ok(None);
-                    }
-                    f.type_name = Some(read_scalar(r)?);
-                }
-            }
+            found
+        }};
+    }
+    if eat!(b"\"name\":", Name) && eat!(b"\"uri\":", Uri) {
+        eat!(b"\"description\":", Description);
+        if eat!(b"\"mimeType\":", MimeType) {
+            eat!(b"\"type\":", Type);
         }
     }
     while let Some(k) = r.next_key(&mut seq)? {
-        let key = key_name(&k);
-        if FLAT && (!is_block_field(&key) || compound(r)) {
+        let field = BlockField::of(&key_name(&k));
+        if FLAT && (field.is_none() || compound(r)) {
             return Ok(None);
         }
-        match &*key {
-            b"annotations" => annotations = read_annotations(r)?,
-            b"_meta" => meta = Some(read_raw(r)?),
-            key => {
-                blob |= key == b"blob";
-                read_block_field(r, key, &mut f)?;
-            }
+        match field {
+            Some(BlockField::Annotations) => annotations = read_annotations(r)?,
+            Some(BlockField::Meta) => meta = Some(read_raw(r)?),
+            Some(field) => field.read(r, &mut f)?,
+            None => r.skip()?,
         }
     }
-    let present = Present {
-        text: f.text.is_some(),
-        data: f.data.is_some(),
-        uri: f.has_uri,
-        resource: f.resource.is_some(),
-    };
-    let flat = Flat {
-        blob,
-        mime_type: f.mime_type.is_some(),
-    };
+    let fields = f.seen;
     let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
     let kind = f.kind(raw);
     let block = Block {
@@ -588,61 +528,28 @@ fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block
         annotations,
         meta,
     };
-    Ok(Some((block, present, flat)))
+    Ok(Some((block, fields)))
 }
 
-/// Whether a block's reader reads a field named `key` (those [`read_block_field`] reads, and
-/// `annotations` and `_meta`), or a link's `description` (the everything server's links have
-/// one). A hint, for a walk that would read an object as a block only where every key is
-/// one of these: a block with another key is read the general way, never misread.
-pub(crate) fn is_block_field(key: &[u8]) -> bool {
-    matches!(
-        key,
-        b"type"
-            | b"text"
-            | b"data"
-            | b"mimeType"
-            | b"resource"
-            | b"uri"
-            | b"name"
-            | b"sizeBytes"
-            | b"size"
-            | b"expiresAt"
-            | b"digest"
-            | b"disposition"
-            | b"annotations"
-            | b"_meta"
-            | b"description"
-            | b"blob"
-    )
-}
+impl<'a> FieldSource<'a> for Reader<'a> {
+    type Error = Error;
 
-/// Reads the value of the field of a block named `key` into its place in `f`; skips a field
-/// no block's kind is made of.
-fn read_block_field<'a>(r: &mut Reader<'a>, key: &[u8], f: &mut Fields<'a>) -> Result<(), Error> {
-    let scalar = |r: &mut Reader<'a>| read_scalar(r).map(Some);
-    match key {
-        b"type" => f.type_name = scalar(r)?,
-        b"text" => f.text = scalar(r)?,
-        b"data" => f.data = Some(read_base64(r)?),
-        b"mimeType" => f.mime_type = scalar(r)?,
-        b"resource" => f.resource = Some(read_resource_field(r)?),
-        b"uri" => {
-            f.has_uri = true;
-            f.reference().uri = scalar(r)?;
-        }
-        b"name" => f.reference().name = scalar(r)?,
-        b"sizeBytes" => f.reference().size_bytes = scalar(r)?,
-        b"size" => f.size = scalar(r)?,
-        b"expiresAt" => f.reference().expires_at = scalar(r)?,
-        b"digest" => f.reference().digest = scalar(r)?,
-        b"disposition" => {
-            f.has_disposition = true;
-            f.reference().disposition = scalar(r)?;
-        }
-        _ => r.skip()?,
+    #[inline(always)]
+    fn scalar(&mut self) -> Result<Scalar<'a>, Error> {
+        read_scalar(self)
     }
-    Ok(())
+
+    fn base64(&mut self) -> Result<Field<Base64<'a>>, Error> {
+        read_base64(self)
+    }
+
+    fn resource(&mut self) -> Result<Result<BlockKind<'a>, ()>, Error> {
+        read_resource_field(self)
+    }
+
+    fn skip(&mut self) -> Result<(), Error> {
+        Reader::skip(self)
+    }
 }
 
 /// The rest of a block whose `type`, read first, is `text`. Every other field is skipped, as
@@ -666,10 +573,7 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a
             _ => r.skip()?,
         }
     }
-    let present = Present {
-        text: text.is_some(),
-        ..Present::default()
-    };
+    let present = FieldSet::of(if text.is_some() { &[BlockField::Text] } else { &[] });
     let kind = text_kind(text);
     let block = Block {
         kind,
@@ -709,10 +613,11 @@ fn read_media_block<'a>(r: &mut Reader<'a>, seq: &mut Seq, kind: MediaKind) -> R
             _ => return Ok(TypeFirst::Other),
         }
     }
-    let present = Present {
-        data: !matches!(data, Field::Absent),
-        ..Present::default()
-    };
+    let present = FieldSet::of(if matches!(data, Field::Absent) {
+        &[]
+    } else {
+        &[BlockField::Data]
+    });
     let block = Block {
         kind: media_kind(kind, data, mime_type, false, false, None),
         annotations,
@@ -739,10 +644,11 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirs
             _ => return Ok(TypeFirst::Other),
         }
     }
-    let present = Present {
-        resource: resource.is_some(),
-        ..Present::default()
-    };
+    let present = FieldSet::of(if resource.is_some() {
+        &[BlockField::Resource]
+    } else {
+        &[]
+    });
     let block = Block {
         kind: embedded_kind(resource),
         annotations,
@@ -1420,7 +1326,15 @@ mod tests {
             let (block, keys) = flat(json).unwrap_or_else(|| panic!("{json} is flat"));
             let every = read_every_field(&mut Reader::new(json.as_bytes())).unwrap().0;
             assert_eq!(block, every, "{json}");
-            [keys.text, keys.data, keys.uri, keys.resource, keys.blob, keys.mime_type]
+            [
+                BlockField::Text,
+                BlockField::Data,
+                BlockField::Uri,
+                BlockField::Resource,
+                BlockField::Blob,
+                BlockField::MimeType,
+            ]
+            .map(|field| keys.fields.has(field))
         };
         let link = r#"{"name":"r","uri":"demo://r","description":"d","mimeType":"text/plain","type":"resource_link"}"#;
         assert_eq!(keys(link), [false, false, true, false, false, true]);
@@ -1511,7 +1425,7 @@ mod tests {
             (block.into_owned(), present)
         };
         // A block as read, less the spaces of the raw JSON text it keeps as it came.
-        let unspaced = |(mut block, _): (Block<'static>, Present)| {
+        let unspaced = |(mut block, _): (Block<'static>, FieldSet)| {
             let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
             block.meta.as_mut().map(unspace);
             if let BlockKind::Unknown { raw, .. } = &mut block.kind {
@@ -1541,8 +1455,8 @@ mod tests {
                     let every = every_field(json);
                     assert_eq!(read.0, every.0, "{json}");
                     assert_eq!(
-                        crate::classify::is_block(ty, &read.1.keys()),
-                        crate::classify::is_block(ty, &every.1.keys()),
+                        crate::classify::is_block(ty, read.1),
+                        crate::classify::is_block(ty, every.1),
                         "{json}"
                     );
                 }

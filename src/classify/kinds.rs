@@ -1,5 +1,7 @@
-//! Every block type this crate knows, in one table (`block_types!`), and what a block's body
-//! is, decided from the fields the wire room read.
+//! Every block type this crate knows, in one table (`block_types!`: its name, its body and
+//! the fields that identify it), every field a block's reader takes, in another
+//! (`block_fields!`: its name, how its value is read and where it is kept), and what a
+//! block's body is, decided from the fields the wire room read.
 //!
 //! The wire room only reads: the fields of an object into [`Fields`] (by their names) and, for
 //! the common types written type first, the same fields by a faster reader. Whether those
@@ -7,13 +9,14 @@
 //! where they conflict, and the reason a bad one is malformed are decided here, once, for both
 //! readers. This room reads no bytes and imports nothing of the wire room's.
 //!
-//! Adding a block type: a line in `block_types!` (which makes `Body::of` and `Body::name`),
-//! its arms in [`Body::is_block`] and [`Body::kind`] (and, where its body is new, a
+//! Adding a block type: a line in `block_types!` (which makes `Body::of`, `Body::name` and
+//! `Body::identified_by`) and its arm in [`Body::kind`] (and, where its body is new, a
 //! [`BlockKind`] variant with its arms in [`BlockKind::into_owned`] and
-//! [`BlockKind::type_name`]); then its class in `classify_block` and its text in `render`. The
-//! wire room reads a type it has no fast reader for with every field, and every lane shows
-//! classes, not types. Only a field no block had before is new to the wire room: a place in
-//! [`Fields`] and the line in the wire room's `read_block_field` that reads it.
+//! [`BlockKind::type_name`]); a field no block had before, a line in `block_fields!` and its
+//! place in [`Fields`]; then its class in `classify_block` and its text in `render`. The wire
+//! room reads a type it has no fast reader for with every field (through
+//! [`BlockField::read`]), the script lane tells a block by the fields the table names, and
+//! every lane shows classes, not types.
 
 // The kinds are built where a block is read: called, the kinds they return went through memory
 // (see the wire room).
@@ -26,7 +29,7 @@ use std::borrow::Cow;
 /// through [`Body::of`] and [`Body::name`], which this makes from the one list, each name
 /// written once (as `http` writes its standard headers).
 macro_rules! block_types {
-    ($($name:literal => $variant:ident $(($arg:path))?,)+) => {
+    ($($name:literal => $variant:ident $(($arg:path))? by [$($key:ident),+],)+) => {
         /// The block types as a list, for the tests that hold every type to both lookups.
         #[cfg(test)]
         pub(crate) const BLOCK_TYPES: [(&str, Body); [$($name),+].len()] = [$(($name, Body::$variant $(($arg))?)),+];
@@ -48,16 +51,141 @@ macro_rules! block_types {
                     $(Body::$variant $(($arg))? => $name,)+
                 }
             }
+
+            /// The fields that make an object of this type one of its blocks, any one of
+            /// them (and not, say, data with a `type` field of its own).
+            #[inline]
+            pub(crate) fn identified_by(self) -> FieldSet {
+                match self {
+                    $(Body::$variant $(($arg))? => FieldSet::of(&[$(BlockField::$key),+]),)+
+                }
+            }
         }
     };
 }
 
 block_types! {
-    "text" => Text,
-    "image" => Media(MediaKind::Image),
-    "audio" => Media(MediaKind::Audio),
-    "resource" => Resource,
-    "resource_link" => ResourceLink,
+    "text" => Text by [Text],
+    "image" => Media(MediaKind::Image) by [Data, Uri],
+    "audio" => Media(MediaKind::Audio) by [Data, Uri],
+    "resource" => Resource by [Resource, Uri],
+    "resource_link" => ResourceLink by [Uri],
+}
+
+/// Every field a block's reader takes, once: its name on the wire, how its value is read (a
+/// [`FieldSource`] method) and where it is kept in [`Fields`]. The readers, the script lane's
+/// test of an object's keys and [`BlockField::of`] read this list and no other.
+macro_rules! block_fields {
+    ($($name:literal => $field:ident: $read:ident $(=> |$f:ident, $v:ident| $keep:expr)?;)+) => {
+        /// A field a block's reader takes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum BlockField {
+            $(
+                #[doc = stringify!($name)]
+                $field,
+            )+
+        }
+
+        /// Every field, for the tests that hold each to its name.
+        #[cfg(test)]
+        pub(crate) const BLOCK_FIELDS: [(&[u8], BlockField); [$(stringify!($field)),+].len()] = [$(($name as &[u8], BlockField::$field)),+];
+
+        impl BlockField {
+            /// The field named `name`, where a block's reader takes one of that name.
+            #[inline]
+            pub(crate) fn of(name: &[u8]) -> Option<BlockField> {
+                match name {
+                    $($name => Some(BlockField::$field),)+
+                    _ => None,
+                }
+            }
+
+            /// Reads this field's value from `source` into its place in `f`, and notes that
+            /// the block had it. Inlined: where the field is known, only its arm is left.
+            #[inline(always)]
+            pub(crate) fn read<'a, S: FieldSource<'a>>(self, source: &mut S, f: &mut Fields<'a>) -> Result<(), S::Error> {
+                f.seen.insert(self);
+                match self {
+                    $(BlockField::$field => block_fields!(@read source, f, $read $(, |$f, $v| $keep)?),)+
+                }
+                Ok(())
+            }
+        }
+    };
+    (@read $source:ident, $fields:ident, $read:ident) => {
+        $source.$read()?
+    };
+    (@read $source:ident, $fields:ident, $read:ident, |$f:ident, $v:ident| $keep:expr) => {{
+        let $v = $source.$read()?;
+        let $f = &mut *$fields;
+        $keep;
+    }};
+}
+
+block_fields! {
+    b"type" => Type: scalar => |f, v| f.type_name = Some(v);
+    b"text" => Text: scalar => |f, v| f.text = Some(v);
+    b"data" => Data: base64 => |f, v| f.data = Some(v);
+    b"mimeType" => MimeType: scalar => |f, v| f.mime_type = Some(v);
+    b"resource" => Resource: resource => |f, v| f.resource = Some(v);
+    b"uri" => Uri: scalar => |f, v| f.reference().uri = Some(v);
+    b"name" => Name: scalar => |f, v| f.reference().name = Some(v);
+    b"sizeBytes" => SizeBytes: scalar => |f, v| f.reference().size_bytes = Some(v);
+    b"size" => Size: scalar => |f, v| f.size = Some(v);
+    b"expiresAt" => ExpiresAt: scalar => |f, v| f.reference().expires_at = Some(v);
+    b"digest" => Digest: scalar => |f, v| f.reference().digest = Some(v);
+    b"disposition" => Disposition: scalar => |f, v| f.reference().disposition = Some(v);
+    // Kept beside the kind, by the block reader itself.
+    b"annotations" => Annotations: skip;
+    b"_meta" => Meta: skip;
+    // Read by no kind; named so that a link as the everything server writes it, and a
+    // resource's contents, are told by their keys.
+    b"description" => Description: skip;
+    b"blob" => Blob: skip;
+}
+
+/// Where a block's fields are read from: the wire room's reader. Each method reads the next
+/// value as one of the shapes a field's value is kept in.
+pub(crate) trait FieldSource<'a> {
+    type Error;
+    /// Any value, as a [`Scalar`].
+    fn scalar(&mut self) -> Result<Scalar<'a>, Self::Error>;
+    /// A base64 string (bad where it is no string).
+    fn base64(&mut self) -> Result<Field<Base64<'a>>, Self::Error>;
+    /// An embedded resource's object: its kind, or `Err` where it is no object.
+    fn resource(&mut self) -> Result<Result<BlockKind<'a>, ()>, Self::Error>;
+    /// The value, skipped.
+    fn skip(&mut self) -> Result<(), Self::Error>;
+}
+
+/// A set of [`BlockField`]s: those an object had.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FieldSet(u32);
+
+impl FieldSet {
+    /// The set of `fields`.
+    pub(crate) const fn of(fields: &[BlockField]) -> FieldSet {
+        let mut set = 0;
+        let mut i = 0;
+        while i < fields.len() {
+            set |= 1 << fields[i] as u32;
+            i += 1;
+        }
+        FieldSet(set)
+    }
+
+    pub(crate) fn insert(&mut self, field: BlockField) {
+        self.0 |= 1 << field as u32;
+    }
+
+    pub(crate) fn has(self, field: BlockField) -> bool {
+        self.0 & (1 << field as u32) != 0
+    }
+
+    /// Whether any field of `other` is in this set.
+    pub(crate) fn any(self, other: FieldSet) -> bool {
+        self.0 & other.0 != 0
+    }
 }
 
 /// What the body of a block of a known type is, as `BLOCK_TYPES` gives it.
@@ -75,14 +203,9 @@ pub(crate) enum Body {
 
 impl Body {
     /// Whether an object of this type with these keys is one of its blocks (and not, say,
-    /// data with a `type` field of its own).
-    pub(crate) fn is_block(self, keys: &ObjectKeys<'_>) -> bool {
-        match self {
-            Body::Text => keys.text,
-            Body::Media(_) => keys.data || keys.uri,
-            Body::Resource => keys.resource || keys.uri,
-            Body::ResourceLink => keys.uri,
-        }
+    /// data with a `type` field of its own): it has a field [`Body::identified_by`] names.
+    pub(crate) fn is_block(self, fields: FieldSet) -> bool {
+        fields.any(self.identified_by())
     }
 
     /// The kind of a block of this type with these fields.
@@ -100,13 +223,14 @@ impl Body {
                     _ => None,
                 };
                 let data = f.data.take().unwrap_or_default();
-                media_kind(kind, data, mime_type, f.has_uri, f.has_disposition, reference)
+                let (uri, disposition) = (f.seen.has(BlockField::Uri), f.seen.has(BlockField::Disposition));
+                media_kind(kind, data, mime_type, uri, disposition, reference)
             }
             Body::Resource => {
                 let resource = f.resource.take();
                 // An MCP embedded resource wins over a stray top-level uri; a uri without one
                 // is an MCPL bulk reference.
-                if f.has_uri && !matches!(resource, Some(Ok(_))) {
+                if f.seen.has(BlockField::Uri) && !matches!(resource, Some(Ok(_))) {
                     BlockKind::BulkReference(f.take_reference())
                 } else {
                     embedded_kind(resource)
@@ -362,16 +486,11 @@ impl ReferenceFields<'_> {
 /// Which keys an object has, as far as telling a block from any other object needs
 /// to know ([`object_shape`](super::object_shape)).
 #[derive(Clone, Copy, Debug, Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag a key
 pub(crate) struct ObjectKeys<'k> {
     /// The `type`, where it is a string.
     pub(crate) type_name: Option<&'k str>,
-    pub(crate) text: bool,
-    pub(crate) data: bool,
-    pub(crate) uri: bool,
-    pub(crate) resource: bool,
-    pub(crate) blob: bool,
-    pub(crate) mime_type: bool,
+    /// The fields of a block it had.
+    pub(crate) fields: FieldSet,
 }
 
 /// Whether `name` is a block type this crate knows.
@@ -400,8 +519,8 @@ pub(crate) struct Fields<'a> {
     pub(crate) resource: Option<Result<BlockKind<'a>, ()>>,
     pub(crate) reference: Option<Box<ReferenceFields<'a>>>,
     pub(crate) size: Option<Scalar<'a>>,
-    pub(crate) has_uri: bool,
-    pub(crate) has_disposition: bool,
+    /// The fields the block had, whatever their values.
+    pub(crate) seen: FieldSet,
 }
 
 impl<'a> Fields<'a> {
@@ -563,5 +682,57 @@ mod tests {
         assert_eq!(Body::of(b"Text"), None);
         assert_eq!(MediaKind::Image.as_str(), "image");
         assert_eq!(MediaKind::Audio.as_str(), "audio");
+    }
+
+    #[test]
+    fn every_field_is_named_once_found_by_its_name_and_noted_as_read() {
+        /// Reads nothing: every value a string scalar, a bad base64, no resource object.
+        struct Nothing;
+        impl<'a> FieldSource<'a> for Nothing {
+            type Error = ();
+            fn scalar(&mut self) -> Result<Scalar<'a>, ()> {
+                Ok(Scalar::Str(Cow::Borrowed("v")))
+            }
+            fn base64(&mut self) -> Result<Field<Base64<'a>>, ()> {
+                Ok(Field::Bad)
+            }
+            fn resource(&mut self) -> Result<Result<BlockKind<'a>, ()>, ()> {
+                Ok(Err(()))
+            }
+            fn skip(&mut self) -> Result<(), ()> {
+                Ok(())
+            }
+        }
+        let mut all = FieldSet::default();
+        for (name, field) in BLOCK_FIELDS {
+            assert_eq!(BlockField::of(name), Some(field), "{field:?}");
+            assert!(!all.has(field), "{field:?} twice");
+            let mut f = Fields::default();
+            field.read(&mut Nothing, &mut f).unwrap();
+            assert_eq!(f.seen, FieldSet::of(&[field]), "{field:?}");
+            all.insert(field);
+        }
+        assert_eq!(BlockField::of(b"title"), None);
+        assert_eq!(BlockField::of(b"Text"), None);
+        // Where each kind of value is kept.
+        let mut f = Fields::default();
+        for name in ["type", "text", "mimeType", "uri", "name", "size"] {
+            BlockField::of(name.as_bytes())
+                .unwrap()
+                .read(&mut Nothing, &mut f)
+                .unwrap();
+        }
+        let reference = f.reference.as_deref().unwrap();
+        assert!(f.type_name.is_some() && f.text.is_some() && f.mime_type.is_some() && f.size.is_some());
+        assert!(reference.uri.is_some() && reference.name.is_some() && reference.size_bytes.is_none());
+        // Every type is told by fields the table has, each a field a reader takes.
+        for (name, body) in BLOCK_TYPES {
+            let by = body.identified_by();
+            assert!(by != FieldSet::default() && all.any(by), "{name}");
+            assert!(
+                body.is_block(by) && !body.is_block(FieldSet::of(&[BlockField::Name])),
+                "{name}"
+            );
+        }
     }
 }

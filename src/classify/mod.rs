@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 pub(crate) mod kinds;
 
-pub(crate) use kinds::ObjectKeys;
+pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
 use crate::json::as_u53;
 use crate::text::{
@@ -294,12 +294,17 @@ pub(crate) enum ObjectShape {
     Plain,
 }
 
+/// Beside a `uri`, what makes an object with no `type` a resource's contents (any one of them).
+const CONTENTS_BESIDE_URI: FieldSet = FieldSet::of(&[BlockField::Text, BlockField::Blob, BlockField::MimeType]);
+
 /// What an object with these keys is. The script lane's and `structuredContent`'s one test of
 /// an object inside any JSON.
 pub(crate) fn object_shape(keys: &ObjectKeys<'_>) -> ObjectShape {
     match keys.type_name {
-        Some(type_name) if is_block(type_name, keys) => ObjectShape::Block,
-        None if keys.uri && (keys.text || keys.blob || keys.mime_type) => ObjectShape::ResourceContents,
+        Some(type_name) if is_block(type_name, keys.fields) => ObjectShape::Block,
+        None if keys.fields.has(BlockField::Uri) && keys.fields.any(CONTENTS_BESIDE_URI) => {
+            ObjectShape::ResourceContents
+        }
         Some(_) | None => ObjectShape::Plain,
     }
 }
@@ -335,9 +340,9 @@ pub(crate) fn is_block_type(type_name: &str) -> bool {
     kinds::is_block_type(type_name.as_bytes())
 }
 
-/// Whether an object of this `type` with these keys is a content block.
-pub(crate) fn is_block(type_name: &str, keys: &ObjectKeys<'_>) -> bool {
-    kinds::Body::of(type_name.as_bytes()).is_some_and(|body| body.is_block(keys))
+/// Whether an object of this `type` with these fields is a content block.
+pub(crate) fn is_block(type_name: &str, fields: FieldSet) -> bool {
+    kinds::Body::of(type_name.as_bytes()).is_some_and(|body| body.is_block(fields))
 }
 
 /// The longest uri a reference may have, in characters (RFC-005).

@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
-use crate::classify::{classify_block, is_block, object_shape, ObjectKeys, ObjectShape as Shape};
+use crate::classify::{classify_block, is_block, object_shape, BlockField, ObjectKeys, ObjectShape as Shape};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
@@ -218,13 +218,11 @@ impl Keys<'_> {
     fn saw(&mut self, name: &[u8]) {
         match name {
             b"type" => self.type_name = TypeKey::NotString,
-            b"text" => self.present.text = true,
-            b"data" => self.present.data = true,
-            b"uri" => self.present.uri = true,
-            b"resource" => self.present.resource = true,
-            b"blob" => self.present.blob = true,
-            b"mimeType" => self.present.mime_type = true,
-            _ => {}
+            name => {
+                if let Some(field) = BlockField::of(name) {
+                    self.present.fields.insert(field);
+                }
+            }
         }
     }
 
@@ -248,7 +246,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
     if first_type {
         let mut block_reader = r.clone();
         let shown = read_block_if_type_first(&mut block_reader, |block, present| {
-            let shown = block.type_name().is_some_and(|t| is_block(t, &present.keys()));
+            let shown = block.type_name().is_some_and(|t| is_block(t, present));
             if shown {
                 write_shown(out, &block, lane);
             }
