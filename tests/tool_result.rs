@@ -304,3 +304,18 @@ fn blocks_inside_structured_content_read_as_their_history_text() {
         ]
     );
 }
+
+#[test]
+fn structured_content_repeating_the_blocks_is_not_shown_again_but_lookalikes_are() {
+    let image = json!({"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "mimeType": "image/png"});
+    let shown = |structured: Value| {
+        let result = result_of(&json!({"content": [image.clone()], "structuredContent": structured}));
+        result.content.len()
+    };
+    // The blocks again, as the SDKs' `structuredContent` of a content-only result: not shown.
+    assert_eq!(shown(json!({"content": [image.clone()]})), 1);
+    // An item of a type no block has, another count, or another key: data, shown as text.
+    assert_eq!(shown(json!({"content": [{"type": "chart"}]})), 2);
+    assert_eq!(shown(json!({"content": [image.clone(), image.clone()]})), 2);
+    assert_eq!(shown(json!({"content": [image.clone()], "page": 1})), 2);
+}
