@@ -1038,6 +1038,15 @@ mod tests {
         }
         // No stop at all: the end of the input, past every block.
         assert_eq!(Reader::new(&vec![b'A'; len]).scan_string(0), len);
+        // Control bytes and nothing else past the first steps, or one in every 64 bytes: the
+        // first of them stops it.
+        for every in [1, 32, 64] {
+            let mut bytes = printable();
+            for at in (RUN..len).step_by(every) {
+                bytes[at] = 0x01;
+            }
+            assert_eq!(Reader::new(&bytes).scan_string(0), RUN, "a control byte every {every}");
+        }
     }
 
     #[test]

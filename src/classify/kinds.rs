@@ -86,6 +86,9 @@ macro_rules! block_fields {
             )+
         }
 
+        // A `FieldSet` has a bit a field.
+        const _: () = assert!([$(stringify!($field)),+].len() <= 32, "a FieldSet holds 32 fields");
+
         /// Every field, for the tests that hold each to its name.
         #[cfg(test)]
         pub(crate) const BLOCK_FIELDS: [(&[u8], BlockField); [$(stringify!($field)),+].len()] = [$(($name as &[u8], BlockField::$field)),+];
