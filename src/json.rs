@@ -275,9 +275,27 @@ impl<'a> Reader<'a> {
         self.depth = mark.depth;
     }
 
-    /// The input between two positions.
-    pub(crate) fn slice(&self, start: usize, end: usize) -> &'a [u8] {
-        &self.bytes[start..end]
+    /// The input between two positions (a value read) as text, lossily where it is not
+    /// UTF-8: a slice of the input's text where all of it is, with no second look.
+    pub(crate) fn text_between(&self, start: usize, end: usize) -> Cow<'a, str> {
+        match self.text.and_then(|text| text.get(start..end)) {
+            Some(text) => Cow::Borrowed(text),
+            None => String::from_utf8_lossy(&self.bytes[start..end]),
+        }
+    }
+
+    /// A reader of the input between two positions (a value read, to read again), which
+    /// knows what this one knows of its text: an input checked once is not checked again.
+    pub(crate) fn reader_between(&self, start: usize, end: usize) -> Reader<'a> {
+        match self.text.and_then(|text| text.get(start..end)) {
+            Some(text) => Reader {
+                bytes: text.as_bytes(),
+                text: Some(text),
+                pos: 0,
+                depth: 0,
+            },
+            None => Reader::new(&self.bytes[start..end]),
+        }
     }
 
     #[inline(always)]

@@ -316,7 +316,7 @@ fn read_raw<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>, Error> {
     r.peek()?;
     let start = r.position();
     r.skip()?;
-    Ok(String::from_utf8_lossy(r.slice(start, r.position())))
+    Ok(r.text_between(start, r.position()))
 }
 
 fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>>>, Error> {
@@ -452,10 +452,7 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
 fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, FieldSet), Error> {
     let read = read_fields::<false>(r)?;
     // Never `None`: only a flat read stops.
-    Ok(read.map_or_else(
-        || (Block::bare(not_an_object()), FieldSet::default()),
-        |(block, fields)| (block, fields),
-    ))
+    Ok(read.unwrap_or_else(|| (Block::bare(not_an_object()), FieldSet::default())))
 }
 
 /// The object at the reader's position read as a block, as [`read_every_field`] reads it,
@@ -521,7 +518,7 @@ fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block
         }
     }
     let fields = f.seen;
-    let raw = || String::from_utf8_lossy(r.slice(start, r.position()));
+    let raw = || r.text_between(start, r.position());
     let kind = f.kind(raw);
     let block = Block {
         kind,
@@ -852,13 +849,13 @@ fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) ->
     if walk.is_one_block() {
         // The object is one block: forget what its fields reported, and read it again as one.
         sink.reset(mark);
-        let mut again = Reader::new(r.slice(start, r.position()));
+        let mut again = r.reader_between(start, r.position());
         sink.block(read_block(&mut again)?);
         return Ok(Shape::of(ShapeKind::Blocks));
     }
     if walk.streamed > 1 {
         sink.reset(mark);
-        return walk_object_as_serde_json(&mut Reader::new(r.slice(start, r.position())), sink, outer);
+        return walk_object_as_serde_json(&mut r.reader_between(start, r.position()), sink, outer);
     }
     walk.decide(outer)
 }

@@ -301,7 +301,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
             // Its keys looked like a block's for a while, and some values were not copied.
             cut(out, start_out, lane);
             copy_object(
-                &mut Reader::new(r.slice(start_in, r.position())),
+                &mut r.reader_between(start_in, r.position()),
                 out,
                 lane,
                 true,
@@ -312,7 +312,7 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
         return Ok(());
     }
     cut(out, start_out, lane);
-    let mut again = Reader::new(r.slice(start_in, r.position()));
+    let mut again = r.reader_between(start_in, r.position());
     let block = match shape {
         Shape::ResourceContents => read_resource_contents(&mut again)?,
         _ => read_block(&mut again)?,
