@@ -368,8 +368,7 @@ proptest::proptest! {
         let one_by_one = ReferenceRegistry::with_seed(3).for_connection("server");
         registered(&one_by_one);
         let expected = registered_one_by_one(&one_by_one, &links);
-        // Without a budget the stubs guess their ids as they are shown; with one (which may
-        // take stubs back) they wait for the end.
+        // Without a budget and with one (which may take stubs back).
         for budget in [None, Some(usize::MAX)] {
             let at_once = ReferenceRegistry::with_seed(3).for_connection("server");
             registered(&at_once);
@@ -410,10 +409,10 @@ fn links_shown_again_within_a_message_past_the_records_kept_are_registered_as_on
     assert_eq!(at_once.snapshot(), one_by_one.snapshot());
 }
 
-/// The same, past the size at which a guess forgets the hashes of records it evicted (four
-/// times the records kept), over a registry full of records the message evicts and then shows
-/// again: shown again while their new records are kept, after those were evicted, and after
-/// the guess forgot them; on the history lane and the script lane.
+/// The same, over many times the records kept (an earlier design forgot the hashes of records
+/// it evicted past four times that), over a registry full of records the message evicts and
+/// then shows again: shown again while their new records are kept, after those were evicted,
+/// and long after; on the history lane and the script lane.
 #[test]
 fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
     let kept = u16::try_from(MAX_RECORDS).unwrap();
@@ -427,7 +426,7 @@ fn links_past_what_a_guess_remembers_are_registered_as_one_by_one() {
         .chain(0..3)
         // Every thousandth new one with one of 1,500 links before: kept, across the forgetting.
         .chain((kept + 3000..fresh).flat_map(|i| if i % 1000 == 0 { vec![i, i - 1500] } else { vec![i] }))
-        // After the guess forgot them, and after their second records were evicted.
+        // Long after, and after their second records were evicted.
         .chain(0..3)
         .chain([fresh - 10, fresh - 1, kept + 5, 1, 1])
         .collect();
@@ -544,10 +543,9 @@ fn a_record_held_shown_again_as_it_was_after_other_claims_ends_as_last_shown() {
     assert_eq!(at_once.records()[0].name.as_deref(), Some("n0"));
 }
 
-/// Lanes on two threads registering into one registry at once: whatever the interleaving
-/// (a guess made while the other thread registers is shown again, its stubs waiting), every
-/// id shown whose record is kept is the record of the link it was shown for, and the records
-/// of one message's links have ids of their own.
+/// Lanes on two threads registering into one registry at once: whatever the interleaving,
+/// every id shown whose record is kept is the record of the link it was shown for, and the
+/// records of one message's links have ids of their own.
 #[test]
 fn lanes_registering_at_once_on_two_threads_show_the_ids_of_their_records() {
     use mcp_agent_view::{convert, history, script, HistoryOptions, Provenance, Target};
@@ -607,8 +605,8 @@ fn message_lane(thread: usize, message: &serde_json::Value) -> usize {
 }
 
 /// The stubs of `structuredContent`, shown beside the content's, are registered with the ids
-/// one by one gives and written where they are shown, whether the stubs guess (no budget) or
-/// wait (a budget), with an error line before them too.
+/// one by one gives and written where they are shown, with a budget and without, with an
+/// error line before them too.
 #[test]
 fn structured_contents_stubs_are_registered_where_they_are_shown() {
     use mcp_agent_view::{history, HistoryOptions};
@@ -640,8 +638,7 @@ fn structured_contents_stubs_are_registered_where_they_are_shown() {
 }
 
 /// A message's new records take the places of the records they evict (their strings' rooms),
-/// and the guess's rooms serve the next message: nothing of an evicted record, nor of an
-/// earlier message, is in a new one. Here the oldest record was fetched and verified and came
+/// and nothing of an evicted record, nor of an earlier message, is in a new one. Here the oldest record was fetched and verified and came
 /// from another connection; the new links of later messages, of one and of several links,
 /// on every lane, are recorded as registering them one by one on a registry without them
 /// records them.
@@ -695,9 +692,8 @@ fn a_new_record_in_the_room_of_one_evicted_keeps_nothing_of_it() {
 }
 
 /// Messages one after another through one registry register as one by one does, on every
-/// lane: each guess is made in the rooms the last one left (after a message of more new links
-/// than are kept, which evicted some of its own; after one that only testified to records
-/// held), and leaves nothing of its message to the next: the ids of each message and the
+/// lane (after a message of more new links than are kept, which evicted some of its own; after
+/// one that only testified to records held), and leave nothing of one message to the next: the ids of each message and the
 /// registry after it are those of registering the same links one at a time.
 #[test]
 fn messages_one_after_another_are_registered_as_one_by_one() {

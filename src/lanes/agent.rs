@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
 use crate::provider::check::{check, Checked, Claim};
 use crate::provider::Target;
-use crate::reference::{ReferenceRegistry, Stubs};
+use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{not_sent, show, Provenance};
 use crate::wire::{Block, MediaKind};
 
@@ -121,8 +121,7 @@ pub(crate) fn convert_block<'a>(
     let mut stubs = Stubs::new(registry);
     let mut out = convert_class_deferred(classify_block(block), provenance, &mut stubs, target);
     if let AgentBlock::Text { text } = &mut out {
-        // Stubs that wait are always registered.
-        let _ = registry.register_shown(stubs, |at, id| text.to_mut().replace_range(at..at + id.len(), id));
+        registry.register_shown(&stubs, |at, id| write_id(text.to_mut(), at, id));
     }
     out
 }

@@ -2,7 +2,6 @@
 //! context injections.
 
 use std::borrow::Cow;
-use std::convert::Infallible;
 
 use crate::classify::{classify_block, for_user_only, lasting_text, Class};
 use crate::error::Error;
@@ -10,7 +9,7 @@ use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::script::beside_blocks;
 use crate::provider::Target;
-use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
+use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
@@ -107,10 +106,7 @@ fn converted<'a, 'b: 'a, I: IntoIterator<Item = &'a Block<'b>>>(
     target: &Target,
     tool: Option<(bool, Option<&str>)>,
 ) -> Converted<'a> {
-    let Ok(converted) = guessed_else_waited(registry, true, |stubs| {
-        Ok::<_, Infallible>(Lane::of(blocks(), provenance, stubs, target).finish(tool))
-    });
-    converted
+    Lane::of(blocks(), provenance, Stubs::new(registry), target).finish(tool)
 }
 
 /// [`convert`] of JSON bytes, in one pass.
@@ -120,14 +116,12 @@ fn convert_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
-    guessed_else_waited(registry, true, |stubs| {
-        let mut sink = Streaming::new(Lane::new(provenance, stubs, target), bytes);
-        let shape = walk(bytes, &mut sink)?;
-        if let Some(error) = shape.rpc_error() {
-            return Ok(Some(rpc_error_converted(error)));
-        }
-        Ok(sink.lane.finish(shape.tool_result()))
-    })
+    let mut sink = Streaming::new(Lane::new(provenance, Stubs::new(registry), target), bytes);
+    let shape = walk(bytes, &mut sink)?;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(rpc_error_converted(error));
+    }
+    Ok(sink.lane.finish(shape.tool_result()))
 }
 
 fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
@@ -189,18 +183,13 @@ fn tool_outcome_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Outcome<'a>, Error> {
-    guessed_else_waited(registry, true, |stubs| {
-        let mut sink = Streaming::new(Lane::new(Provenance::ToolResult, stubs, target), bytes);
-        let shape = walk(bytes, &mut sink)?;
-        if let Some(error) = shape.rpc_error() {
-            return Ok(Some(Outcome::Failed(error.message.to_string())));
-        }
-        let (is_error, structured) = shape.tool_result().unwrap_or((false, None));
-        Ok(sink
-            .lane
-            .finish(Some((false, structured)))
-            .map(|converted| Outcome::Result(converted, is_error)))
-    })
+    let mut sink = Streaming::new(Lane::new(Provenance::ToolResult, Stubs::new(registry), target), bytes);
+    let shape = walk(bytes, &mut sink)?;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(Outcome::Failed(error.message.to_string()));
+    }
+    let (is_error, structured) = shape.tool_result().unwrap_or((false, None));
+    Ok(Outcome::Result(sink.lane.finish(Some((false, structured))), is_error))
 }
 
 /// A prompt's blocks converted, from bytes in one pass: every block (none held back), and,
@@ -242,30 +231,30 @@ pub(crate) fn prompt_blocks<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<PromptBlocks<'a>, Error> {
-    guessed_else_waited(registry, true, |stubs| {
-        let mut lane = Lane::new(Provenance::Prompt, stubs, target);
-        // A prompt is written for the model, and has no place for what is held back.
-        lane.hold = false;
-        let mut sink = Streaming::new(lane, bytes);
-        sink.ends = Some(Ends::default());
-        let shape = walk(bytes, &mut sink)?;
-        if let Some(error) = shape.rpc_error() {
-            return Ok(Some(PromptBlocks {
-                content: rpc_error_converted(error).content,
-                ends: None,
-            }));
-        }
-        let ends = sink.ends.take().filter(|_| shape.is_prompt());
-        Ok(sink.lane.finish(None).map(|mut converted| {
-            // Moved into each message's own blocks next: no room past them kept meanwhile.
-            converted.content.shrink_to_fit();
-            PromptBlocks {
-                content: converted.content,
-                ends,
-            }
-        }))
+    let mut lane = Lane::new(Provenance::Prompt, Stubs::new(registry), target);
+    // A prompt is written for the model, and has no place for what is held back.
+    lane.hold = false;
+    let mut sink = Streaming::new(lane, bytes);
+    sink.ends = Some(Ends::default());
+    let shape = walk(bytes, &mut sink)?;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(PromptBlocks {
+            content: rpc_error_converted(error).content,
+            ends: None,
+        });
+    }
+    let ends = sink.ends.take().filter(|_| shape.is_prompt());
+    let mut converted = sink.lane.finish(None);
+    // Moved into each message's own blocks next: no room past them kept meanwhile.
+    converted.content.shrink_to_fit();
+    Ok(PromptBlocks {
+        content: converted.content,
+        ends,
     })
 }
+
+/// In a stub's place: its block is held back for the user.
+const HELD: usize = 1 << 31;
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
 /// knows what it shows (what a walk takes back is never registered).
@@ -277,20 +266,9 @@ struct Lane<'a, 'r> {
     hold: bool,
     provenance: Provenance,
     target: &'r Target,
-    /// Every stub written, each at its place in its block's text.
+    /// Every stub written, each at its place: its block's (see [`Lane::keep`]), and where in
+    /// its text.
     stubs: Stubs<'r>,
-    /// Each text with stubs, in order: the first of its stubs, and which block it is (eight
-    /// bytes).
-    texts: Vec<(u32, Place)>,
-}
-
-/// Which agent block a text with stubs is: its index in `content`, or in `held_for_user` with
-/// [`Place::HELD`] set. Four bytes: a message of a million links has a million of them.
-#[derive(Clone, Copy)]
-struct Place(u32);
-
-impl Place {
-    const HELD: u32 = 1 << 31;
 }
 
 impl<'a, 'r> Lane<'a, 'r> {
@@ -305,7 +283,6 @@ impl<'a, 'r> Lane<'a, 'r> {
             provenance,
             target,
             stubs,
-            texts: Vec::new(),
         }
     }
 
@@ -336,43 +313,39 @@ impl<'a, 'r> Lane<'a, 'r> {
         convert_class_deferred(class, self.provenance, &mut self.stubs, self.target)
     }
 
-    /// Keeps a converted block; the stubs from the `stubs`th on were written in its text.
+    /// Keeps a converted block; the stubs from the `stubs`th on were written in its text. A
+    /// stub's place is its block's, its index in `content`, or in `held_for_user` with
+    /// [`HELD`] set, in the high half, and where in its text in the low half.
     fn keep(&mut self, out: AgentBlock<'a>, stubs: usize, for_user: bool) {
         let place = if for_user {
             self.held_for_user.push(out);
-            Place(u32::try_from(self.held_for_user.len() - 1).unwrap_or(u32::MAX) | Place::HELD)
+            self.held_for_user.len() - 1 + HELD
         } else {
             self.content.push(out);
-            Place(u32::try_from(self.content.len() - 1).unwrap_or(u32::MAX) & !Place::HELD)
+            self.content.len() - 1
         };
-        // Where the stubs guess, their ids are written already.
-        if self.stubs.len() > stubs && self.stubs.wait() {
-            self.texts.push((u32::try_from(stubs).unwrap_or(u32::MAX), place));
-        }
+        self.stubs.moved_from(stubs, |at| (place as u64) << 32 | at);
     }
 
-    fn mark(&self) -> (usize, usize, usize, usize, bool) {
+    fn mark(&self) -> (usize, usize, usize, bool) {
         (
             self.content.len(),
             self.held_for_user.len(),
-            self.texts.len(),
             self.stubs.len(),
             self.has_text,
         )
     }
 
-    fn reset(&mut self, (content, held, texts, stubs, has_text): (usize, usize, usize, usize, bool)) {
+    fn reset(&mut self, (content, held, stubs, has_text): (usize, usize, usize, bool)) {
         self.content.truncate(content);
         self.held_for_user.truncate(held);
-        self.texts.truncate(texts);
         self.stubs.truncate(stubs);
         self.has_text = has_text;
     }
 
     /// The blocks, with what a tool result shows beside them, every stub's id written.
-    /// `tool`, for a tool result: its `isError` and its `structuredContent`. `None` where the
-    /// stubs guessed and the guess did not hold.
-    fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Option<Converted<'a>> {
+    /// `tool`, for a tool result: its `isError` and its `structuredContent`.
+    fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
         if let Some((_, structured)) = tool {
             let beside = beside_blocks(
                 structured,
@@ -386,7 +359,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                     text: Cow::Owned(beside),
                 };
                 let from = self.stubs.len();
-                self.stubs.append(stubs, |at| at);
+                self.stubs.append(&stubs, |at| at);
                 self.keep(out, from, false);
             }
         }
@@ -394,32 +367,19 @@ impl<'a, 'r> Lane<'a, 'r> {
             mut content,
             mut held_for_user,
             stubs,
-            texts,
             ..
         } = self;
-        // The ids come in the stubs' order, and so do the texts they were written in.
-        let (mut stub, mut text_of) = (0, 0);
-        let registered = stubs.registry().register_shown(stubs, |at, id| {
-            while texts.get(text_of + 1).is_some_and(|&(first, _)| first as usize <= stub) {
-                text_of += 1;
-            }
-            stub += 1;
-            let Some(&(_, Place(place))) = texts.get(text_of) else {
-                return;
-            };
-            let index = (place & !Place::HELD) as usize;
-            let block = if place & Place::HELD == 0 {
-                content.get_mut(index)
+        stubs.registry().register_shown(&stubs, |at, id| {
+            let (place, at) = (usize::try_from(at >> 32).unwrap_or(usize::MAX), at & 0xffff_ffff);
+            let block = if place < HELD {
+                content.get_mut(place)
             } else {
-                held_for_user.get_mut(index)
+                held_for_user.get_mut(place - HELD)
             };
             if let Some(AgentBlock::Text { text }) = block {
-                text.to_mut().replace_range(at..at + id.len(), id);
+                write_id(text.to_mut(), at, id);
             }
         });
-        if !registered {
-            return None;
-        }
         if let Some((true, _)) = tool {
             content.insert(
                 0,
@@ -428,7 +388,7 @@ impl<'a, 'r> Lane<'a, 'r> {
                 },
             );
         }
-        Some(Converted { content, held_for_user })
+        Converted { content, held_for_user }
     }
 }
 
@@ -464,7 +424,7 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
         true
     }
 
-    type Mark = ((usize, usize, usize, usize, bool), (usize, usize));
+    type Mark = ((usize, usize, usize, bool), (usize, usize));
 
     fn mark(&self) -> Self::Mark {
         let ends = self.ends.as_ref().map_or((0, 0), |e| (e.at.len(), e.claimed.len()));

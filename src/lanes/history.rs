@@ -1,12 +1,11 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
 use crate::classify::{classify_block, for_user_only, Class};
-use std::convert::Infallible;
 
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::script::beside_blocks;
-use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
+use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, show, Provenance, DISPLAYED_TO_USER, TOOL_ERROR_LINE};
 use crate::wire::{json_of, walk, Block, Message, Sink};
 
@@ -81,28 +80,18 @@ fn rendered<'b, 'c: 'b, I: IntoIterator<Item = &'b Block<'c>>>(
     options: &HistoryOptions,
     tool: Option<(bool, Option<&str>)>,
 ) -> String {
-    let Ok(text) = guessed_else_waited(registry, guesses(options), |stubs| {
-        Ok::<_, Infallible>(Render::of(blocks(), stubs, options).finish(options.budget, tool))
-    });
-    text
-}
-
-/// Whether the stubs guess their ids: not where a budget may take them back.
-fn guesses(options: &HistoryOptions) -> bool {
-    options.budget.is_none()
+    Render::of(blocks(), Stubs::new(registry), options).finish(options.budget, tool)
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
-    guessed_else_waited(registry, guesses(options), |stubs| {
-        let mut render = Render::new(stubs, options);
-        // Blobs shrink to markers: start small, however large the input.
-        render.out.reserve(bytes.len().min(64 * 1024));
-        let shape = walk(bytes, &mut render)?;
-        if let Some(error) = shape.rpc_error() {
-            return Ok(Some(cut_to_budget(rpc_error(error), &[], options.budget).0));
-        }
-        Ok(render.finish(options.budget, shape.tool_result()))
-    })
+    let mut render = Render::new(Stubs::new(registry), options);
+    // Blobs shrink to markers: start small, however large the input.
+    render.out.reserve(bytes.len().min(64 * 1024));
+    let shape = walk(bytes, &mut render)?;
+    if let Some(error) = shape.rpc_error() {
+        return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
+    }
+    Ok(render.finish(options.budget, shape.tool_result()))
 }
 
 /// Renders blocks into one string as they come.
@@ -167,8 +156,8 @@ impl<'r> Render<'r> {
 
     /// The string, the budget applied; for a tool result (`tool`: its `isError` and its
     /// `structuredContent`), what the tool-result lane shows beside the blocks, and the error
-    /// line first. `None` where the stubs guessed and the guess did not hold.
-    fn finish(mut self, budget: Option<usize>, tool: Option<(bool, Option<&str>)>) -> Option<String> {
+    /// line first.
+    fn finish(mut self, budget: Option<usize>, tool: Option<(bool, Option<&str>)>) -> String {
         if tool.is_some() && self.out.trim().is_empty() {
             // Empty texts are nothing for the model: the result's own rules apply.
             self.out.clear();
@@ -184,7 +173,7 @@ impl<'r> Render<'r> {
             }
             let start = self.out.len();
             self.out.push_str(&beside);
-            self.stubs.append(stubs, |at| start + at);
+            self.stubs.append(&stubs, |at| start as u64 + at);
             if let Some(atomic) = self.atomic.as_mut() {
                 atomic.push(start..self.out.len());
             }
@@ -192,7 +181,7 @@ impl<'r> Render<'r> {
         if let Some((true, _)) = tool {
             let line = format!("{TOOL_ERROR_LINE}\n");
             self.out.insert_str(0, &line);
-            self.stubs.moved_from(0, |at| at + line.len());
+            self.stubs.moved_from(0, |at| at + line.len() as u64);
             for range in self.atomic.iter_mut().flatten() {
                 *range = range.start + line.len()..range.end + line.len();
             }
@@ -207,8 +196,8 @@ impl<'r> Render<'r> {
         stubs.forget_from(kept);
         stubs
             .registry()
-            .register_shown(stubs, |at, id| out.replace_range(at..at + id.len(), id))
-            .then_some(out)
+            .register_shown(&stubs, |at, id| write_id(&mut out, at, id));
+        out
     }
 }
 

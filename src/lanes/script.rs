@@ -11,7 +11,7 @@ use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::provider::Target;
-use crate::reference::{guessed_else_waited, ReferenceRegistry, Stubs};
+use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
 use crate::wire::{
     key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
@@ -83,17 +83,17 @@ fn pruned(value: &Value, depth: usize) -> Value {
 }
 
 fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
-    guessed_else_waited(registry, true, |stubs| {
-        let lane = Lane {
-            registry,
-            provenance: Provenance::ScriptResult,
-            media: Some(target),
-            stubs: RefCell::new(stubs),
-            next: Cell::new(Object::Top),
-            content_is_blocks: true,
-        };
-        transcode_all(bytes, lane)
-    })
+    let lane = Lane {
+        provenance: Provenance::ScriptResult,
+        media: Some(target),
+        stubs: RefCell::new(Stubs::new(registry)),
+        next: Cell::new(Object::Top),
+        content_is_blocks: true,
+    };
+    let mut out = transcode(bytes, &lane)?;
+    // Only now is it known which stubs are shown.
+    registry.register_shown(&lane.stubs.into_inner(), |at, id| write_id(&mut out, at, id));
+    Ok(out)
 }
 
 /// `structuredContent` as compact JSON text for the model: walked as the script lane walks it,
@@ -105,7 +105,6 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
 /// `after`: the stubs the caller shows before the text, which these follow.
 pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance: Provenance) -> (String, Stubs<'r>) {
     let lane = Lane {
-        registry: after.registry(),
         provenance,
         media: None,
         stubs: RefCell::new(after.following()),
@@ -121,17 +120,6 @@ pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance:
         stubs.truncate(0);
         (render::STRUCTURED_UNREADABLE.to_owned(), stubs)
     }
-}
-
-/// The walk of the JSON in `bytes`, its stubs registered; `None` where they guessed and the
-/// guess did not hold.
-fn transcode_all(bytes: &[u8], lane: Lane<'_>) -> Result<Option<String>, Error> {
-    let mut out = transcode(bytes, &lane)?;
-    // Only now is it known which stubs are shown.
-    let registered = lane.registry.register_shown(lane.stubs.into_inner(), |at, id| {
-        out.replace_range(at..at + id.len(), id);
-    });
-    Ok(registered.then_some(out))
 }
 
 /// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
@@ -363,12 +351,11 @@ fn write_text(out: &mut String, text: &str, stubs: usize, lane: &Lane<'_>) {
     out.push_str(",\"type\":\"text\"}");
     lane.stubs.borrow_mut().moved_from(stubs, |at| {
         // Where the text was escaped, each stub moved by the escapes before it.
-        let before = if plain {
-            at
-        } else {
-            serde_json::to_string(&text[..at]).map_or(at, |s| s.len() - 2)
+        let before = match text.get(..usize::try_from(at).unwrap_or(usize::MAX)) {
+            Some(before) if !plain => serde_json::to_string(before).map_or(at, |s| s.len() as u64 - 2),
+            _ => at,
         };
-        start + before
+        start as u64 + before
     });
 }
 
@@ -576,7 +563,6 @@ fn out_string(out: &mut String, raw: &RawStr<'_>) {
 
 /// What every block on the walk is shown with.
 struct Lane<'r> {
-    registry: &'r ReferenceRegistry,
     provenance: Provenance,
     /// The target media is checked against, or `None` where media is shown as its marker.
     media: Option<&'r Target>,
