@@ -628,9 +628,6 @@ pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
 pub(crate) struct Stubs<'r> {
     registry: &'r ReferenceRegistry,
     shown: Vec<Shown>,
-    /// How many stubs are registered before these, where these follow others
-    /// ([`Stubs::following`]).
-    before: usize,
     /// The hashes of the uris of records held that a stub before may change: a stub of one of
     /// these does not state what a fetch verified.
     changed: HashSet<u64, FixedState>,
@@ -685,7 +682,6 @@ impl<'r> Stubs<'r> {
         Stubs {
             registry,
             shown: Vec::new(),
-            before: 0,
             changed: HashSet::default(),
             text: Vec::new(),
             sizes: Vec::new(),
@@ -697,15 +693,6 @@ impl<'r> Stubs<'r> {
         self.registry
     }
 
-    /// No stubs yet, for stubs to be registered after these ([`Stubs::append`]).
-    pub(crate) fn following(&self) -> Self {
-        Stubs {
-            before: self.before + self.shown.len(),
-            changed: self.changed.clone(),
-            ..Stubs::new(self.registry)
-        }
-    }
-
     /// Writes `reference`'s id at the end of `out` where the registry holds its record and
     /// registering it again changes nothing; else a placeholder, for the id it gets when the
     /// stubs are registered. What a fetch verified of a record held comes back: the stub
@@ -713,7 +700,7 @@ impl<'r> Stubs<'r> {
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
         let shown = Testimony::of(reference);
         let hash = self.registry.uris.hash_one(shown.uri);
-        let waiting = self.before + self.shown.len();
+        let waiting = self.shown.len();
         if let Some(Held(verified)) = self
             .registry
             .push_held_id(&shown, hash, waiting, &mut self.changed, out)
@@ -809,9 +796,11 @@ impl<'r> Stubs<'r> {
         }
     }
 
-    /// Forgets the stubs written at or past `len` of the output: it was cut back there.
-    pub(crate) fn forget_from(&mut self, len: usize) {
-        self.truncate(self.shown.partition_point(|s| s.at < len as u64));
+    /// Forgets the stubs from the `first`th on written at or past `len` of the output: it was
+    /// cut back there.
+    pub(crate) fn forget_from(&mut self, first: usize, len: usize) {
+        let first = first.min(self.shown.len());
+        self.truncate(first + self.shown[first..].partition_point(|s| s.at < len as u64));
     }
 
     /// Forgets every stub but the first `count`.
@@ -825,15 +814,6 @@ impl<'r> Stubs<'r> {
                 chunk.truncate(start % CHUNK);
             }
             self.shown.truncate(count);
-        }
-    }
-
-    /// Takes the stubs of `other`, whose output was copied into this one's: each stub's place
-    /// in it moved by `moved`.
-    pub(crate) fn append(&mut self, other: &Stubs<'_>, moved: impl Fn(u64) -> u64) {
-        self.changed.extend(&other.changed);
-        for shown in &other.shown {
-            self.keep(moved(shown.at), &other.get(shown));
         }
     }
 }

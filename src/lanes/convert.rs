@@ -347,6 +347,7 @@ impl<'a, 'r> Lane<'a, 'r> {
     /// `tool`, for a tool result: its `isError` and its `structuredContent`.
     fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
         if let Some((_, structured)) = tool {
+            let from = self.stubs.len();
             let beside = beside_blocks(
                 structured,
                 self.content.len(),
@@ -354,13 +355,14 @@ impl<'a, 'r> Lane<'a, 'r> {
                 self.held_for_user.len(),
                 &mut self.stubs,
             );
-            if let Some((beside, stubs)) = beside {
-                let out = AgentBlock::Text {
-                    text: Cow::Owned(beside),
-                };
-                let from = self.stubs.len();
-                self.stubs.append(&stubs, |at| at);
-                self.keep(out, from, false);
+            if let Some(beside) = beside {
+                self.keep(
+                    AgentBlock::Text {
+                        text: Cow::Owned(beside),
+                    },
+                    from,
+                    false,
+                );
             }
         }
         let Lane {

@@ -163,17 +163,18 @@ impl<'r> Render<'r> {
             self.out.clear();
             self.count = 0;
         }
+        let from = self.stubs.len();
         let beside = match tool {
             Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, &mut self.stubs),
-            None => (self.count == 0 && self.held > 0).then(|| (DISPLAYED_TO_USER.to_owned(), self.stubs.following())),
+            None => (self.count == 0 && self.held > 0).then(|| DISPLAYED_TO_USER.to_owned()),
         };
-        if let Some((beside, stubs)) = beside {
+        if let Some(beside) = beside {
             if self.count > 0 {
                 self.out.push('\n');
             }
             let start = self.out.len();
             self.out.push_str(&beside);
-            self.stubs.append(&stubs, |at| start as u64 + at);
+            self.stubs.moved_from(from, |at| start as u64 + at);
             if let Some(atomic) = self.atomic.as_mut() {
                 atomic.push(start..self.out.len());
             }
@@ -193,7 +194,7 @@ impl<'r> Render<'r> {
             out, atomic, mut stubs, ..
         } = self;
         let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
-        stubs.forget_from(kept);
+        stubs.forget_from(0, kept);
         stubs
             .registry()
             .register_shown(&stubs, |at, id| write_id(&mut out, at, id));
@@ -225,7 +226,7 @@ impl<'a> Sink<'a> for Render<'_> {
 
     fn reset(&mut self, (out, atomic, count, held, has_text): Self::Mark) {
         self.out.truncate(out);
-        self.stubs.forget_from(out);
+        self.stubs.forget_from(0, out);
         if let Some(ranges) = self.atomic.as_mut() {
             ranges.truncate(atomic);
         }

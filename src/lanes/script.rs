@@ -87,6 +87,7 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
         provenance: Provenance::ScriptResult,
         media: Some(target),
         stubs: RefCell::new(Stubs::new(registry)),
+        first: 0,
         next: Cell::new(Object::Top),
         content_is_blocks: true,
     };
@@ -100,26 +101,26 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
 /// but every block in it (media too) replaced by a text block holding what the history lane
 /// shows, so that neither a uri nor base64 reaches the text.
 ///
-/// Its stubs are left to the [`Stubs`] it gives back, at their places in the text: the caller
-/// registers them where it shows the text.
-/// `after`: the stubs the caller shows before the text, which these follow.
-pub(crate) fn structured_text<'r>(json: &str, after: &mut Stubs<'r>, provenance: Provenance) -> (String, Stubs<'r>) {
+/// Its stubs join `stubs`, at their places in the text: the caller moves them to where it shows
+/// the text.
+pub(crate) fn structured_text(json: &str, stubs: &mut Stubs<'_>, provenance: Provenance) -> String {
+    let first = stubs.len();
+    let registry = stubs.registry();
     let lane = Lane {
         provenance,
         media: None,
-        stubs: RefCell::new(after.following()),
+        stubs: RefCell::new(std::mem::replace(stubs, Stubs::new(registry))),
+        first,
         next: Cell::new(Object::Other),
         content_is_blocks: false,
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     let text = transcode(json.as_bytes(), &lane);
-    let mut stubs = lane.stubs.into_inner();
-    if let Ok(text) = text {
-        (text, stubs)
-    } else {
-        stubs.truncate(0);
-        (render::STRUCTURED_UNREADABLE.to_owned(), stubs)
-    }
+    *stubs = lane.stubs.into_inner();
+    text.unwrap_or_else(|_| {
+        stubs.truncate(first);
+        render::STRUCTURED_UNREADABLE.to_owned()
+    })
 }
 
 /// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
@@ -368,7 +369,7 @@ fn push_escaped(out: &mut String, s: &str) {
 /// Cuts `out` back to `len`, forgetting the stubs written past it.
 fn cut(out: &mut String, len: usize, lane: &Lane<'_>) {
     out.truncate(len);
-    lane.stubs.borrow_mut().forget_from(len);
+    lane.stubs.borrow_mut().forget_from(lane.first, len);
 }
 
 /// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
@@ -570,6 +571,8 @@ struct Lane<'r> {
     /// takes back is never registered. Those of the block being shown are at their places in
     /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
+    /// The first of `stubs` that the walk wrote: those before are the caller's.
+    first: usize,
     /// What the next object the walk meets is: the top of a message, the `error` of one, or
     /// any other; taken by that object.
     next: Cell<Object>,
@@ -622,22 +625,19 @@ pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
 
 /// What the model reads of a tool result beside its blocks, on every lane: the
 /// `structuredContent` shown where no text block is left for the model (and it does not just
-/// repeat the content), then the marker of a result left with nothing. The stubs in it are
-/// left to the caller to register where it shows the text.
-pub(crate) fn beside_blocks<'r>(
+/// repeat the content), then the marker of a result left with nothing. The stubs in it join
+/// `stubs`, at their places in the text it gives.
+pub(crate) fn beside_blocks(
     structured: Option<&str>,
     shown: usize,
     has_text: bool,
     held: usize,
-    after: &mut Stubs<'r>,
-) -> Option<(String, Stubs<'r>)> {
+    stubs: &mut Stubs<'_>,
+) -> Option<String> {
     if let (false, Some(structured)) = (has_text, structured) {
         if !repeats_content(structured, shown + held) {
-            return Some(structured_text(structured, after, Provenance::ToolResult));
+            return Some(structured_text(structured, stubs, Provenance::ToolResult));
         }
     }
-    (shown == 0).then(|| {
-        let marker = if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER };
-        (marker.to_owned(), after.following())
-    })
+    (shown == 0).then(|| if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER }.to_owned())
 }
