@@ -9,9 +9,10 @@ use serde_json::Value;
 use crate::input::Input;
 use crate::lanes::agent::AgentBlock;
 use crate::lanes::convert::{tool_outcome, Converted, Outcome};
+use crate::lanes::script::structured_text;
 use crate::provider::Target;
-use crate::reference::ReferenceRegistry;
-use crate::render;
+use crate::reference::{ReferenceRegistry, Stubs};
+use crate::render::{self, Provenance};
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -191,4 +192,59 @@ impl Serialize for AgentToolResult<'_> {
         }
         json.serialize(serializer)
     }
+}
+
+/// Whether a result's `structuredContent` only repeats its content, as the official
+/// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
+/// object whose one key is `content`, an array of as many content blocks as the result has.
+/// Such structured content is not shown again.
+///
+/// Read without building a tree: any other key, or a `content` item that is no object with a
+/// string block `type`, ends the reading at once.
+pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct OnlyContent<'a> {
+        #[serde(borrow)]
+        content: Vec<Typed<'a>>,
+    }
+    /// An item's `type`; its other fields are skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "type", borrow)]
+        type_name: Cow<'a, str>,
+    }
+    serde_json::from_str::<OnlyContent<'_>>(structured).is_ok_and(|only| {
+        only.content.len() == blocks
+            && only
+                .content
+                .iter()
+                .all(|item| crate::classify::is_block_type(&item.type_name))
+    })
+}
+
+/// What the model reads of a tool result beside its blocks, on every lane: the
+/// `structuredContent` shown where no text block is left for the model (and it does not just
+/// repeat the content), then the marker of a result left with nothing. The stubs in it join
+/// `stubs`, at their places in the text it gives.
+pub(crate) fn beside_blocks(
+    structured: Option<&str>,
+    shown: usize,
+    has_text: bool,
+    held: usize,
+    stubs: &mut Stubs<'_>,
+) -> Option<String> {
+    if let (false, Some(structured)) = (has_text, structured) {
+        if !repeats_content(structured, shown + held) {
+            return Some(structured_text(structured, stubs, Provenance::ToolResult));
+        }
+    }
+    (shown == 0).then(|| {
+        if held == 0 {
+            render::NO_CONTENT
+        } else {
+            render::DISPLAYED_TO_USER
+        }
+        .to_owned()
+    })
 }

@@ -7,10 +7,10 @@ use crate::classify::{classify_block, for_user_only, lasting_text, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
-use crate::lanes::script::beside_blocks;
 use crate::provider::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
+use crate::tool_result::beside_blocks;
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the

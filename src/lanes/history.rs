@@ -4,9 +4,9 @@ use crate::classify::{classify_block, for_user_only, Class};
 
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
-use crate::lanes::script::beside_blocks;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, show, Provenance, DISPLAYED_TO_USER, TOOL_ERROR_LINE};
+use crate::tool_result::beside_blocks;
 use crate::wire::{json_of, walk, Block, Message, Sink};
 
 /// Options of the history lane.

@@ -12,7 +12,7 @@ use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::provider::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
-use crate::render::{self, Provenance, DISPLAYED_TO_USER, NO_CONTENT};
+use crate::render::{self, Provenance};
 use crate::wire::{
     key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
 };
@@ -592,52 +592,4 @@ fn agent_block<'b>(block: &'b Block<'_>, lane: &Lane<'_>) -> AgentBlock<'b> {
     let mut text = String::with_capacity(128);
     render::show(&classify_block(block), lane.provenance, &mut stubs, &mut text);
     AgentBlock::Text { text: Cow::Owned(text) }
-}
-
-/// Whether a result's `structuredContent` only repeats its content, as the official
-/// filesystem server's `read_media_file` sends it (`{"content": [the same blocks]}`): an
-/// object whose one key is `content`, an array of as many content blocks as the result has.
-/// Such structured content is not shown again.
-///
-/// Read without building a tree: any other key, or a `content` item that is no object with a
-/// string block `type`, ends the reading at once.
-pub(crate) fn repeats_content(structured: &str, blocks: usize) -> bool {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct OnlyContent<'a> {
-        #[serde(borrow)]
-        content: Vec<Typed<'a>>,
-    }
-    /// An item's `type`; its other fields are skipped unread.
-    #[derive(serde::Deserialize)]
-    struct Typed<'a> {
-        #[serde(rename = "type", borrow)]
-        type_name: Cow<'a, str>,
-    }
-    serde_json::from_str::<OnlyContent<'_>>(structured).is_ok_and(|only| {
-        only.content.len() == blocks
-            && only
-                .content
-                .iter()
-                .all(|item| crate::classify::is_block_type(&item.type_name))
-    })
-}
-
-/// What the model reads of a tool result beside its blocks, on every lane: the
-/// `structuredContent` shown where no text block is left for the model (and it does not just
-/// repeat the content), then the marker of a result left with nothing. The stubs in it join
-/// `stubs`, at their places in the text it gives.
-pub(crate) fn beside_blocks(
-    structured: Option<&str>,
-    shown: usize,
-    has_text: bool,
-    held: usize,
-    stubs: &mut Stubs<'_>,
-) -> Option<String> {
-    if let (false, Some(structured)) = (has_text, structured) {
-        if !repeats_content(structured, shown + held) {
-            return Some(structured_text(structured, stubs, Provenance::ToolResult));
-        }
-    }
-    (shown == 0).then(|| if held == 0 { NO_CONTENT } else { DISPLAYED_TO_USER }.to_owned())
 }
