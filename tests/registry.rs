@@ -314,6 +314,65 @@ fn after_a_fetch_the_stub_states_what_was_verified() {
     assert_eq!(show(), before);
 }
 
+/// What a fetch verified stays with a record shown again with the claims it verified: a new
+/// name, no disposition, or the disposition it has (`never` kept against `ref`) leave it, and
+/// the stub states it; another disposition than the one kept is a change, and the stub says
+/// what is claimed, the verified facts kept (same digest and size).
+#[test]
+fn what_a_fetch_verified_outlives_a_new_name_or_the_same_disposition() {
+    use mcp_agent_view::{history, reference::Verified, HistoryOptions, Message};
+    let link = |name: &str, disposition: Option<&str>| {
+        let mut link = json!({"type": "resource", "uri": "https://h.example/a", "name": name,
+            "mimeType": "image/png", "sizeBytes": 12});
+        if let Some(disposition) = disposition {
+            link["disposition"] = json!(disposition);
+        }
+        json!([link])
+    };
+    let show = |registry: &ReferenceRegistry, message: &serde_json::Value| {
+        history(&Message::decode(message).unwrap(), registry, &HistoryOptions::default()).unwrap()
+    };
+    let verified = Verified {
+        bytes: 19,
+        mime_type: "audio/wav".into(),
+        digest_verified: false,
+        path: None,
+    };
+    for (first, again, states_verified) in [
+        (Some("ref"), None, true),
+        (Some("ref"), Some("ref"), true),
+        (Some("never"), Some("ref"), true),
+        (Some("never"), None, true),
+        (Some("ref"), Some("never"), false),
+        (None, Some("ref"), false),
+    ] {
+        let registry = ReferenceRegistry::with_seed(8);
+        let id = show(&registry, &link("a.wav", first))[1..18].to_owned();
+        registry.set_verified(&id, verified.clone()).unwrap();
+        let text = show(&registry, &link("a.wav", again));
+        assert_eq!(
+            text.contains("19B verified"),
+            states_verified,
+            "{first:?} then {again:?}: {text}"
+        );
+        assert_eq!(
+            text.contains("12B claimed"),
+            !states_verified,
+            "{first:?} then {again:?}: {text}"
+        );
+        let record = registry.lookup(&id).unwrap();
+        assert_eq!(record.verified.as_ref(), Some(&verified), "{first:?} then {again:?}");
+    }
+    // A new name is no new claim about the bytes: what was verified stays.
+    let registry = ReferenceRegistry::with_seed(8);
+    let id = show(&registry, &link("a.wav", None))[1..18].to_owned();
+    registry.set_verified(&id, verified.clone()).unwrap();
+    let renamed = show(&registry, &link("b.wav", None));
+    assert!(renamed.contains("] b.wav — image/png, 12B claimed"), "{renamed}");
+    assert_eq!(registry.lookup(&id).unwrap().verified, Some(verified));
+    assert!(show(&registry, &link("b.wav", None)).contains("19B verified"));
+}
+
 /// A link for the test below: a uri of a pool of `pool`, a name, a media type, a size and a
 /// disposition that change from one showing to the next.
 fn link(uri: u16, name: u8, size: Option<u16>, never: bool) -> serde_json::Value {
