@@ -373,6 +373,119 @@ fn what_a_fetch_verified_outlives_a_new_name_or_the_same_disposition() {
     assert!(show(&registry, &link("b.wav", None)).contains("19B verified"));
 }
 
+/// A key given twice takes back what the first gave: of `content` repeated, the stubs of the
+/// first (a thousand links with sizes, more strings than one chunk of the stubs' strings
+/// holds) leave nothing of them, on every lane; the second's links are recorded with their
+/// own claims, none of the first's sizes.
+#[test]
+fn links_of_a_key_given_twice_leave_nothing_of_the_first() {
+    let links = |from: usize, sized: bool| -> Vec<serde_json::Value> {
+        (from..from + 1000)
+            .map(|i| {
+                let mut link = json!({"type": "resource_link", "uri": format!("https://h.example/{}/{i}", "x".repeat(80)),
+                    "name": format!("n{i}")});
+                if sized {
+                    link["size"] = json!(i);
+                }
+                link
+            })
+            .collect()
+    };
+    let message = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":{},"content":{}}}}}"#,
+        serde_json::Value::from(links(0, true)),
+        serde_json::Value::from(links(5000, false))
+    );
+    for lane in ["history", "convert", "script"] {
+        let registry = ReferenceRegistry::with_seed(12);
+        let text = match lane {
+            "history" => mcp_agent_view::history(
+                message.as_bytes(),
+                &registry,
+                &mcp_agent_view::HistoryOptions::default(),
+            )
+            .unwrap(),
+            "convert" => serde_json::to_string(
+                &mcp_agent_view::convert(
+                    message.as_bytes(),
+                    mcp_agent_view::Provenance::ToolResult,
+                    &registry,
+                    &mcp_agent_view::Target::anthropic(),
+                )
+                .unwrap()
+                .content,
+            )
+            .unwrap(),
+            _ => mcp_agent_view::script(message.as_bytes(), &registry, &mcp_agent_view::Target::anthropic()).unwrap(),
+        };
+        let records = registry.records();
+        assert_eq!(records.len(), 1000, "{lane}");
+        for (record, i) in records.iter().zip(5000..) {
+            assert!(record.uri.ends_with(&format!("/{i}")), "{lane}: {record:?}");
+            assert_eq!(
+                (record.name.clone(), record.size_bytes),
+                (Some(format!("n{i}")), None),
+                "{lane}"
+            );
+            assert!(text.contains(&record.id), "{lane}");
+        }
+    }
+}
+
+/// The same on the script lane, a key given twice in each of two thousand objects: the stubs
+/// taken back start anywhere in the stubs' strings, at the start of a chunk of them too, and
+/// leave the stubs kept before them whole.
+#[test]
+fn links_of_keys_given_twice_in_many_objects_leave_the_others_whole() {
+    let link = |i: usize| {
+        format!(
+            r#"{{"type":"resource_link","uri":"https://h.example/{}/{i}","name":"n{i}"}}"#,
+            "y".repeat(90)
+        )
+    };
+    let items: Vec<String> = (0..2000)
+        .map(|i| format!(r#"{{"x":{},"x":{}}}"#, link(i), link(10_000 + i)))
+        .collect();
+    let message = format!(r#"{{"items":[{}]}}"#, items.join(","));
+    let registry = ReferenceRegistry::with_seed(14);
+    let text = mcp_agent_view::script(message.as_bytes(), &registry, &mcp_agent_view::Target::anthropic()).unwrap();
+    let records = registry.records();
+    assert_eq!(records.len(), 2000);
+    for (record, i) in records.iter().zip(10_000..) {
+        assert!(record.uri.ends_with(&format!("/{i}")), "{record:?}");
+        assert_eq!(record.name, Some(format!("n{i}")));
+        assert!(text.contains(&record.id));
+    }
+}
+
+/// A record held is written with its id at once only where registering it again changes
+/// nothing, its connection included: shown again through another connection's handle, the
+/// stub says what is claimed (the record then moves to that connection); through its own, it
+/// states what a fetch verified.
+#[test]
+fn a_record_shown_through_another_connection_is_registered_again() {
+    use mcp_agent_view::{history, reference::Verified, HistoryOptions};
+    let registry = ReferenceRegistry::with_seed(13);
+    let link =
+        json!([{"type": "resource_link", "uri": "file:///a.wav", "name": "a.wav", "mimeType": "audio/wav", "size": 7}]);
+    let show = |handle: &ReferenceRegistry| history(&link, handle, &HistoryOptions::default()).unwrap();
+    let files = registry.for_connection("files");
+    let id = show(&files)[1..18].to_owned();
+    let verified = Verified {
+        bytes: 9,
+        mime_type: "audio/wav".into(),
+        digest_verified: false,
+        path: None,
+    };
+    registry.set_verified(&id, verified).unwrap();
+    assert!(show(&files).contains("9B verified"));
+    let other = registry.for_connection("other");
+    let text = show(&other);
+    assert!(text.contains("7B claimed") && text.contains(&id), "{text}");
+    assert_eq!(registry.lookup(&id).unwrap().connection.as_deref(), Some("other"));
+    assert!(show(&other).contains("9B verified"));
+}
+
 /// A link for the test below: a uri of a pool of `pool`, a name, a media type, a size and a
 /// disposition that change from one showing to the next.
 fn link(uri: u16, name: u8, size: Option<u16>, never: bool) -> serde_json::Value {
