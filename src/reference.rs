@@ -703,13 +703,17 @@ impl<'r> Stubs<'r> {
     /// states it instead of the claims.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
         let shown = Testimony::of(reference);
-        let hash = self.registry.uris.hash_one(shown.uri);
         let waiting = self.shown.len();
-        if let Some(Held(verified)) = self
-            .registry
-            .push_held_id(&shown, hash, waiting, &mut self.changed, out)
-        {
-            return verified;
+        // Past as many stubs waiting as the registry keeps, they may evict every record held:
+        // none is looked up again.
+        if waiting < MAX_RECORDS {
+            let hash = self.registry.uris.hash_one(shown.uri);
+            if let Some(Held(verified)) = self
+                .registry
+                .push_held_id(&shown, hash, waiting, &mut self.changed, out)
+            {
+                return verified;
+            }
         }
         self.keep(out.len() as u64, &shown);
         out.push_str(ID_PLACEHOLDER);
