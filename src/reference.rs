@@ -119,7 +119,7 @@ struct Inner {
 
 /// What a server testified of a reference, borrowed as a stub shows it; a record keeps it
 /// owned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 struct Testimony<'s> {
     uri: &'s str,
     name: Option<&'s str>,
@@ -387,23 +387,24 @@ impl ReferenceRegistry {
             }
             return &kept.id;
         }
-        let full = inner.records.len() >= MAX_RECORDS;
-        let mut record = full
-            .then(|| inner.evict_oldest())
-            .flatten()
-            .unwrap_or_else(|| ReferenceRecord {
-                id: String::with_capacity(17),
-                uri: String::new(),
-                source: shown.source,
-                name: None,
-                mime_type: None,
-                size_bytes: None,
-                disposition: None,
-                expires_at: None,
-                digest: None,
-                verified: None,
-                connection: None,
-            });
+        let room = if inner.records.len() >= MAX_RECORDS {
+            inner.evict_oldest()
+        } else {
+            None
+        };
+        let mut record = room.unwrap_or_else(|| ReferenceRecord {
+            id: String::with_capacity(17),
+            uri: String::new(),
+            source: shown.source,
+            name: None,
+            mime_type: None,
+            size_bytes: None,
+            disposition: None,
+            expires_at: None,
+            digest: None,
+            verified: None,
+            connection: None,
+        });
         let n = inner.next;
         inner.next += 1;
         record.id.clear();
@@ -619,7 +620,7 @@ impl ReferenceRegistry {
 
 /// What a stub leaves where its id goes until the reference is registered: as long as an id,
 /// and never one.
-pub(crate) const ID_PLACEHOLDER: &str = "ref_?????????????";
+const ID_PLACEHOLDER: &str = "ref_?????????????";
 
 /// The stubs a lane has written and not yet registered, each a placeholder in its output.
 /// Reading has no side effects: a lane that takes back what it wrote (a container that turns
@@ -654,7 +655,7 @@ const STRING_MAX: usize = CHUNK / 5;
 
 /// One stub written: where its id goes in the lane's output, and the testimony it stands for,
 /// its strings in [`Stubs::text`], one after the other from `start`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 struct Shown {
     at: u64,
     start: u32,
