@@ -12,11 +12,13 @@ pub(crate) mod kinds;
 
 pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
-use crate::json::as_u53;
+use crate::json::{as_u53, Peek, Reader};
 use crate::text::{
     base64_decoded_len, clean_label, cleaned_label, may_mention_uri, mentions_uri, mime_label, type_label,
 };
-use crate::wire::{Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar};
+use crate::wire::{
+    key_name, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar,
+};
 
 /// What a block is for the agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -648,11 +650,25 @@ fn unknown_type_repeats_uri(type_name: &str, raw: &str) -> bool {
     let Some(shown) = crate::text::type_label(type_name) else {
         return false;
     };
-    let block = serde_json::from_str::<Value>(raw).unwrap_or(Value::Null);
-    block
-        .get("uri")
-        .and_then(Value::as_str)
-        .is_some_and(|uri| mentions_uri(&shown, uri))
+    own_uri(raw).is_some_and(|uri| mentions_uri(&shown, &uri))
+}
+
+/// A block's own `uri` in its JSON text: the last `uri`'s value where it is a string, as
+/// `serde_json` reads it.
+fn own_uri(raw: &str) -> Option<Cow<'_, str>> {
+    let mut r = Reader::new(raw.as_bytes());
+    let mut seq = r.object().ok()?;
+    let mut uri = None;
+    while let Some(key) = r.next_key(&mut seq).ok()? {
+        let is_uri = &*key_name(&key) == b"uri";
+        if is_uri && r.peek().ok()? == Peek::String {
+            uri = Some(r.string().ok()?.text());
+        } else {
+            uri = uri.filter(|_| !is_uri);
+            r.skip().ok()?;
+        }
+    }
+    uri
 }
 
 /// `label` as it came, where what is shown of it (`shown`) holds no part of `uri`.
@@ -798,5 +814,27 @@ impl<'a> crate::wire::Sink<'a> for Lines {
     fn reset(&mut self, (len, count): (usize, usize)) {
         self.out.truncate(len);
         self.count = count;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own_uri;
+
+    #[test]
+    fn a_blocks_own_uri_is_its_last_uri_where_that_is_a_string() {
+        let uri = |raw| own_uri(raw).map(std::borrow::Cow::into_owned);
+        assert_eq!(uri(r#"{"type":"x","uri":"a://b"}"#).as_deref(), Some("a://b"));
+        assert_eq!(uri(r#"{"uri":"a://b","name":"n"}"#).as_deref(), Some("a://b"));
+        assert_eq!(uri(r#"{"uri":"a://b","\u0075ri":"c://d"}"#).as_deref(), Some("c://d"));
+        assert_eq!(uri(r#"{"uri":"a://\u0062"}"#).as_deref(), Some("a://b"));
+        for none in [
+            r#"{"uri":"a://b","uri":1}"#,
+            r#"{"inner":{"uri":"a://b"}}"#,
+            r#"["uri","a://b"]"#,
+            r#"{"uri":null}"#,
+        ] {
+            assert_eq!(uri(none), None, "{none}");
+        }
     }
 }
