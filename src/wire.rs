@@ -707,13 +707,6 @@ pub(crate) fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>
 pub(crate) trait Sink<'a> {
     /// A block of the message's content, prompt message or read resource.
     fn block(&mut self, block: Block<'a>);
-    /// Looks at a block where it was read, and tells whether that was all it needed; a sink
-    /// that keeps blocks says no, and is then given the block. Where a result's blocks are
-    /// read, a block is looked at where it lies: moved, a block just read was copied while
-    /// its fields were still being stored, and the copy waited on them.
-    fn look(&mut self, _block: &Block<'a>) -> bool {
-        false
-    }
     /// Where the sink stands.
     type Mark: Copy;
     /// Saves where the sink stands, for [`Sink::reset`].
@@ -1067,11 +1060,7 @@ fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), 
     if r.peek()? == Peek::Array {
         let mut items = r.array()?;
         while r.next_element(&mut items)? {
-            read_block_then(r, |block, _| {
-                if !sink.look(&block) {
-                    sink.block(block);
-                }
-            })?;
+            read_block_then(r, |block, _| sink.block(block))?;
         }
     } else {
         sink.block(read_block(r)?);

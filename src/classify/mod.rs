@@ -800,11 +800,6 @@ impl<'a> crate::wire::Sink<'a> for Lines {
         self.add(&block);
     }
 
-    fn look(&mut self, block: &Block<'a>) -> bool {
-        self.add(block);
-        true
-    }
-
     type Mark = (usize, usize);
 
     fn mark(&self) -> (usize, usize) {

@@ -415,15 +415,10 @@ impl<'a, 'r> Streaming<'a, 'r> {
 
 impl<'a> Sink<'a> for Streaming<'a, '_> {
     fn block(&mut self, block: Block<'a>) {
-        self.look(&block);
-    }
-
-    fn look(&mut self, block: &Block<'a>) -> bool {
-        let for_user = self.lane.hold && for_user_only(block);
+        let for_user = self.lane.hold && for_user_only(&block);
         let stubs = self.lane.stubs.len();
-        let out = rebased(self.lane.convert(block, for_user), block, self.bytes);
+        let out = rebased(self.lane.convert(&block, for_user), &block, self.bytes);
         self.lane.keep(out, stubs, for_user);
-        true
     }
 
     type Mark = ((usize, usize, usize, bool), (usize, usize));

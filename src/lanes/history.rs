@@ -207,11 +207,6 @@ impl<'a> Sink<'a> for Render<'_> {
         self.push(&block);
     }
 
-    fn look(&mut self, block: &Block<'a>) -> bool {
-        self.push(block);
-        true
-    }
-
     type Mark = (usize, usize, usize, usize, bool);
 
     fn mark(&self) -> Self::Mark {
