@@ -284,7 +284,7 @@ fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
 }
 
 /// Reads a string's text, or skips any other value: `None`.
-fn read_text<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Error> {
+pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     Ok(match read_scalar(r)? {
         Scalar::Str(s) => Some(s),
         _ => None,
@@ -1060,7 +1060,7 @@ fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), 
     if r.peek()? == Peek::Array {
         let mut items = r.array()?;
         while r.next_element(&mut items)? {
-            read_block_then(r, |block, _| sink.block(block))?;
+            sink.block(read_block(r)?);
         }
     } else {
         sink.block(read_block(r)?);

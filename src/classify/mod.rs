@@ -12,12 +12,12 @@ pub(crate) mod kinds;
 
 pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
-use crate::json::{as_u53, Peek, Reader};
+use crate::json::{as_u53, Reader};
 use crate::text::{
     base64_decoded_len, clean_label, cleaned_label, may_mention_uri, mentions_uri, mime_label, type_label,
 };
 use crate::wire::{
-    key_name, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar,
+    key_name, read_text, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar,
 };
 
 /// What a block is for the agent.
@@ -660,11 +660,9 @@ fn own_uri(raw: &str) -> Option<Cow<'_, str>> {
     let mut seq = r.object().ok()?;
     let mut uri = None;
     while let Some(key) = r.next_key(&mut seq).ok()? {
-        let is_uri = &*key_name(&key) == b"uri";
-        if is_uri && r.peek().ok()? == Peek::String {
-            uri = Some(r.string().ok()?.text());
+        if &*key_name(&key) == b"uri" {
+            uri = read_text(&mut r).ok()?;
         } else {
-            uri = uri.filter(|_| !is_uri);
             r.skip().ok()?;
         }
     }
