@@ -356,30 +356,22 @@ fn read_annotations<'a>(r: &mut Reader<'a>) -> Result<Option<Box<Annotations<'a>
 }
 
 /// Reads one block at the reader's position.
-#[inline]
-pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
-    read_block_then(r, |block, _| block)
-}
-
-/// Reads one block at the reader's position and hands it to `then`, with the identifying
-/// fields it had, where it was read: returned, a block just read was copied while its fields
-/// were still being stored, and the copy waited on them.
 ///
 /// Most blocks name their type first and have only their type's few fields: those are read
 /// with those fields alone. Any other block, or one with a field its type's reader does not
 /// take, is read again from its start with every field a block may have.
-fn read_block_then<'a, T>(r: &mut Reader<'a>, then: impl FnOnce(Block<'a>, FieldSet) -> T) -> Result<T, Error> {
+#[inline]
+pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        return Ok(then(Block::bare(not_an_object()), FieldSet::default()));
+        return Ok(Block::bare(not_an_object()));
     }
     let start = r.mark();
-    if let TypeFirst::Read(block, present) = read_type_first(r)? {
-        return Ok(then(block, present));
+    if let TypeFirst::Read(block, _) = read_type_first(r)? {
+        return Ok(block);
     }
     r.rewind(start);
-    let (block, present) = read_every_field(r)?;
-    Ok(then(block, present))
+    Ok(read_every_field(r)?.0)
 }
 
 /// Reads the object at the reader's position as a block where its first key is a string
@@ -1400,7 +1392,8 @@ mod tests {
     fn type_first_reads_as_every_field_does() {
         let read = |json: &str| {
             let mut r = Reader::new(json.as_bytes());
-            let (block, present) = read_block_then(&mut r, |block, present| (block, present)).unwrap();
+            let read = read_block_if_type_first(&mut r, |block, present| (block, present)).unwrap();
+            let (block, present) = read.unwrap_or_else(|| read_every_field(&mut r).unwrap());
             r.finish().unwrap();
             (block.into_owned(), present)
         };
