@@ -1,0 +1,576 @@
+//! The one walk over a message: its shape found as its members are read, its blocks reported
+//! to a sink as they are read.
+
+use std::borrow::Cow;
+
+use super::block::{key_name, read_block, read_raw, read_resource_contents, read_scalar, read_text};
+use super::{Block, Message, Prompt, PromptMessage, Role, RpcError, ToolResult};
+use crate::classify::kinds::{is_block_type, malformed, Scalar};
+use crate::error::{Error, ErrorKind};
+use crate::json::{whole_number, Peek, Reader};
+
+/// What decoding a message finds, in order. The one walk over a message reports to a sink:
+/// [`Message::parse`] collects, a lane renders as it goes.
+pub(crate) trait Sink<'a> {
+    /// A block of the message's content, prompt message or read resource.
+    fn block(&mut self, block: Block<'a>);
+    /// Where the sink stands.
+    type Mark: Copy;
+    /// Saves where the sink stands, for [`Sink::reset`].
+    fn mark(&self) -> Self::Mark;
+    /// Forgets what was reported since `mark`: the object turned out to be one block.
+    fn reset(&mut self, mark: Self::Mark);
+    /// The end of one prompt message, with its role.
+    fn end_prompt_message(&mut self, _role: Option<Role<'a>>) {}
+}
+
+/// What the walk learned of the message's shape beside its blocks.
+#[derive(Default)]
+struct Shape<'a> {
+    kind: Option<ShapeKind>,
+    structured_content: Option<Cow<'a, str>>,
+    is_error: bool,
+    result_type: Option<Cow<'a, str>>,
+    meta: Option<Cow<'a, str>>,
+    description: Option<Cow<'a, str>>,
+    rpc_error: Option<Box<RpcError<'a>>>,
+}
+
+impl Shape<'_> {
+    fn of(kind: ShapeKind) -> Self {
+        Shape {
+            kind: Some(kind),
+            ..Shape::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShapeKind {
+    ToolResult,
+    RoleContent,
+    Prompt,
+    Resource,
+    Blocks,
+    RpcError,
+    NoContent,
+}
+
+fn unrecognized() -> Error {
+    Error::new(
+        ErrorKind::UnrecognizedMessage,
+        "unrecognized message: expected a JSON-RPC response, a tool, prompt or resource result, a content block or an array of blocks",
+    )
+}
+
+/// Walks a message at the reader's position, reporting its blocks to `sink`.
+fn walk_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<Shape<'a>, Error> {
+    match r.peek()? {
+        Peek::Array => {
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                sink.block(read_block(r)?);
+            }
+            Ok(Shape::of(ShapeKind::Blocks))
+        }
+        Peek::Object => walk_object(r, sink, true),
+        _ => {
+            // JSON first, then the shape: bad bytes are a JSON error.
+            r.skip()?;
+            r.finish()?;
+            Err(unrecognized())
+        }
+    }
+}
+
+/// Which keys an object had, for deciding what it is.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag a key: the plainest record of what was seen
+struct Seen {
+    rpc: bool,
+    role: bool,
+    string_type: bool,
+    /// The string `type` is a block type this crate knows.
+    block_type: bool,
+    content: bool,
+    structured: bool,
+    result_type: bool,
+}
+
+/// What the walk of one object keeps as it reads its members.
+#[derive(Default)]
+struct ObjectWalk<'a> {
+    shape: Shape<'a>,
+    seen: Seen,
+    result: Option<Shape<'a>>,
+    /// A nested `payload` object's shape (an event's, inside a notification's `params`).
+    payload: Option<Shape<'a>>,
+    /// How many members streamed blocks to the sink (`content`, an array `messages` or
+    /// `contents`, `result`): more than one, and which to keep is decided as `serde_json`
+    /// would (the last of each key, one container), on a second walk.
+    streamed: u32,
+}
+
+/// The keys of a message object the walk reads, each once: where a key is repeated, the last
+/// counts, as in `serde_json`.
+const MESSAGE_KEYS: [&[u8]; 16] = [
+    b"jsonrpc",
+    b"id",
+    b"result",
+    b"params",
+    b"payload",
+    b"error",
+    b"type",
+    b"role",
+    b"content",
+    b"structuredContent",
+    b"isError",
+    b"resultType",
+    b"_meta",
+    b"description",
+    b"messages",
+    b"contents",
+];
+
+/// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block.
+///
+/// One pass, blocks streamed to `sink` as they are read. Where the object turns out to be one
+/// block (a string `type`), or where more than one member streamed blocks (a key repeated, or
+/// two containers), the sink forgets them and the object is read again: as one block, or by
+/// [`walk_object_as_serde_json`].
+fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) -> Result<Shape<'a>, Error> {
+    let start = r.position();
+    let mark = sink.mark();
+    let mut walk = ObjectWalk::default();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        member(&key_name(&key), r, sink, &mut walk, outer)?;
+    }
+    if walk.is_one_block() {
+        // The object is one block: forget what its fields reported, and read it again as one.
+        sink.reset(mark);
+        let mut again = r.reader_between(start, r.position());
+        sink.block(read_block(&mut again)?);
+        return Ok(Shape::of(ShapeKind::Blocks));
+    }
+    if walk.streamed > 1 {
+        sink.reset(mark);
+        return walk_object_as_serde_json(&mut r.reader_between(start, r.position()), sink, outer);
+    }
+    walk.decide(outer)
+}
+
+/// Walks an object as `serde_json` reads it into a `Value`: each key's last value alone, and
+/// of `content`, `messages` and `contents` the one the message's shape takes (`content`,
+/// else an array `messages`, else an array `contents`). Two passes: the first finds where
+/// each key's last value stands; the second reads those values.
+fn walk_object_as_serde_json<'a>(
+    r: &mut Reader<'a>,
+    sink: &mut impl Sink<'a>,
+    outer: bool,
+) -> Result<Shape<'a>, Error> {
+    let sink_start = sink.mark();
+    let start = r.mark();
+    let mut last = [None; MESSAGE_KEYS.len()];
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        if let Some(k) = MESSAGE_KEYS.iter().position(|name| *name == &*key_name(&key)) {
+            last[k] = Some(r.mark());
+        }
+        r.skip()?;
+    }
+    let end = r.mark();
+    let at = |name: &[u8]| MESSAGE_KEYS.iter().position(|n| *n == name).and_then(|k| last[k]);
+    let mut is_array = |name: &[u8]| -> Result<bool, Error> {
+        Ok(match at(name) {
+            Some(mark) => {
+                r.rewind(mark);
+                r.peek()? == Peek::Array
+            }
+            None => false,
+        })
+    };
+    let rpc = at(b"jsonrpc").is_some() || at(b"id").is_some();
+    let container: &[u8] = if outer && rpc && (at(b"result").is_some() || at(b"params").is_some()) {
+        // A JSON-RPC response or notification: its result or params is the message, whatever
+        // else the object holds.
+        b""
+    } else if at(b"content").is_some() {
+        b"content"
+    } else if is_array(b"messages")? {
+        b"messages"
+    } else {
+        b"contents"
+    };
+    let mut walk = ObjectWalk::default();
+    for (name, mark) in MESSAGE_KEYS.iter().zip(last) {
+        let Some(mark) = mark else { continue };
+        let streams = matches!(*name, b"content" | b"messages" | b"contents");
+        if streams && *name != container {
+            continue;
+        }
+        // Of a result and params, the one the message is (a response's result first).
+        if *name == b"params" && at(b"result").is_some()
+            || *name == b"payload" && !container.is_empty() && at(container).is_some()
+        {
+            continue;
+        }
+        r.rewind(mark);
+        member(name, r, sink, &mut walk, outer)?;
+    }
+    if walk.is_one_block() {
+        sink.reset(sink_start);
+        r.rewind(start);
+        sink.block(read_block(r)?);
+        return Ok(Shape::of(ShapeKind::Blocks));
+    }
+    r.rewind(end);
+    walk.decide(outer)
+}
+
+/// Reads one member of a message object, its key `name` read, into `walk`.
+fn member<'a>(
+    name: &[u8],
+    r: &mut Reader<'a>,
+    sink: &mut impl Sink<'a>,
+    walk: &mut ObjectWalk<'a>,
+    outer: bool,
+) -> Result<(), Error> {
+    let ObjectWalk {
+        shape, seen, result, ..
+    } = walk;
+    match name {
+        b"jsonrpc" | b"id" if outer => {
+            seen.rpc = true;
+            r.skip()?;
+        }
+        // A notification's `params` is its message, as a response's `result` is.
+        b"result" | b"params" if outer => {
+            walk.streamed += 1;
+            *result = Some(if r.peek()? == Peek::Object {
+                walk_object(r, sink, false)?
+            } else {
+                r.skip()?;
+                Shape::of(ShapeKind::NoContent)
+            });
+        }
+        b"payload" if !outer && r.peek()? == Peek::Object => {
+            walk.streamed += 1;
+            walk.payload = Some(walk_object(r, sink, false)?);
+        }
+        b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
+        b"type" => {
+            seen.string_type = r.peek()? == Peek::String;
+            seen.block_type = seen.string_type && is_block_type(r.string()?.text().as_bytes());
+            if !seen.string_type {
+                r.skip()?;
+            }
+        }
+        b"role" => {
+            seen.role = true;
+            r.skip()?;
+        }
+        b"content" => {
+            walk.streamed += 1;
+            seen.content = true;
+            read_content(r, sink)?;
+        }
+        b"structuredContent" => {
+            seen.structured = true;
+            let raw = read_raw(r)?;
+            shape.structured_content = (raw != "null").then_some(raw);
+        }
+        b"isError" => shape.is_error = matches!(read_scalar(r)?, Scalar::Bool(true)),
+        b"resultType" => {
+            seen.result_type = true;
+            shape.result_type = read_text(r)?;
+        }
+        b"_meta" => shape.meta = Some(read_raw(r)?),
+        b"description" => shape.description = read_text(r)?,
+        b"messages" if r.peek()? == Peek::Array => {
+            walk.streamed += 1;
+            shape.kind = Some(ShapeKind::Prompt);
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                read_prompt_message(r, sink)?;
+            }
+        }
+        b"contents" if r.peek()? == Peek::Array => {
+            walk.streamed += 1;
+            shape.kind.get_or_insert(ShapeKind::Resource);
+            let mut items = r.array()?;
+            while r.next_element(&mut items)? {
+                sink.block(read_resource_contents(r)?);
+            }
+        }
+        b"messages" | b"contents" => {
+            // The last value of the key counts: not an array, it takes back an earlier one.
+            walk.streamed += 2;
+            r.skip()?;
+        }
+        _ => r.skip()?,
+    }
+    Ok(())
+}
+
+impl<'a> ObjectWalk<'a> {
+    /// Whether the object is one block: a string `type`, and no `content` unless the type is
+    /// a block type (an object of another type with content is a result carrying its blocks,
+    /// as `{"type": "channel_message", "content": […]}`).
+    fn is_one_block(&self) -> bool {
+        self.seen.string_type && (self.seen.block_type || !self.seen.content)
+    }
+
+    /// What the object is, from what its members were.
+    fn decide(self, outer: bool) -> Result<Shape<'a>, Error> {
+        let has_own = self.seen.content || self.shape.kind.is_some() || self.seen.structured;
+        if let (false, Some(payload)) = (has_own || self.seen.rpc, self.payload) {
+            return Ok(payload);
+        }
+        decide(self.shape, &self.seen, self.result, outer)
+    }
+}
+
+/// What an object that is no block is, from the keys it had.
+fn decide<'a>(mut shape: Shape<'a>, seen: &Seen, result: Option<Shape<'a>>, outer: bool) -> Result<Shape<'a>, Error> {
+    if seen.rpc {
+        if let Some(result) = result {
+            return Ok(result);
+        }
+        if let Some(error) = shape.rpc_error.take() {
+            return Ok(Shape {
+                rpc_error: Some(error),
+                ..Shape::of(ShapeKind::RpcError)
+            });
+        }
+    }
+    shape.kind = if seen.content {
+        Some(if seen.role && !seen.structured {
+            ShapeKind::RoleContent
+        } else {
+            ShapeKind::ToolResult
+        })
+    } else if shape.kind.is_some() {
+        shape.kind
+    } else if seen.structured {
+        Some(ShapeKind::ToolResult)
+    } else if seen.result_type || !outer {
+        Some(ShapeKind::NoContent)
+    } else {
+        return Err(unrecognized());
+    };
+    Ok(shape)
+}
+
+/// `content`: one block, or an array of blocks.
+fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+    if r.peek()? == Peek::Array {
+        let mut items = r.array()?;
+        while r.next_element(&mut items)? {
+            sink.block(read_block(r)?);
+        }
+    } else {
+        sink.block(read_block(r)?);
+    }
+    Ok(())
+}
+
+fn read_prompt_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        sink.block(Block::bare(malformed(None, "prompt message is not an object")));
+        sink.end_prompt_message(None);
+        return Ok(());
+    }
+    let mut role = None;
+    let mut has_content = false;
+    let mark = sink.mark();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"role" => role = read_text(r)?.map(Role::parse),
+            b"content" => {
+                // The last `content` counts, as in `serde_json`.
+                if std::mem::replace(&mut has_content, true) {
+                    sink.reset(mark);
+                }
+                read_content(r, sink)?;
+            }
+            _ => r.skip()?,
+        }
+    }
+    if !has_content {
+        sink.block(Block::bare(malformed(None, "prompt message without content")));
+    }
+    sink.end_prompt_message(role);
+    Ok(())
+}
+
+fn read_rpc_error<'a>(r: &mut Reader<'a>) -> Result<RpcError<'a>, Error> {
+    let mut error = RpcError {
+        code: None,
+        message: Cow::Borrowed(""),
+        data: None,
+    };
+    if r.peek()? != Peek::Object {
+        r.skip()?;
+        return Ok(error);
+    }
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        match &*key_name(&key) {
+            b"code" => {
+                error.code = match read_scalar(r)? {
+                    Scalar::Number(n) => json_integer(&n),
+                    _ => None,
+                }
+            }
+            b"message" => error.message = read_text(r)?.unwrap_or_default(),
+            b"data" => error.data = Some(read_raw(r)?),
+            _ => r.skip()?,
+        }
+    }
+    Ok(error)
+}
+
+/// Collects a message's blocks into a [`Message`].
+#[derive(Default)]
+struct Collect<'a> {
+    blocks: Vec<Block<'a>>,
+    messages: Vec<PromptMessage<'a>>,
+}
+
+impl<'a> Sink<'a> for Collect<'a> {
+    fn block(&mut self, block: Block<'a>) {
+        self.blocks.push(block);
+    }
+
+    type Mark = (usize, usize);
+
+    fn mark(&self) -> (usize, usize) {
+        (self.blocks.len(), self.messages.len())
+    }
+
+    fn reset(&mut self, (blocks, messages): (usize, usize)) {
+        self.blocks.truncate(blocks);
+        self.messages.truncate(messages);
+    }
+
+    fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
+        let mut content = std::mem::take(&mut self.blocks);
+        // A message of one block would otherwise keep room for four: memory linear in the
+        // input, not in four blocks a message.
+        content.shrink_to_fit();
+        self.messages.push(PromptMessage { role, content });
+    }
+}
+
+/// Walks the message in `bytes`, reporting its blocks to `sink`, and checks the JSON ends.
+pub(crate) fn walk<'a>(bytes: &'a [u8], sink: &mut impl Sink<'a>) -> Result<MessageShape<'a>, Error> {
+    let mut reader = Reader::new(bytes);
+    let shape = walk_message(&mut reader, sink);
+    if let Err(e) = &shape {
+        if e.kind() == ErrorKind::Json {
+            return Err(e.clone());
+        }
+    }
+    // Trailing bytes make the input no JSON, whatever its shape.
+    reader.finish()?;
+    Ok(MessageShape(shape?))
+}
+
+/// What a walk found beside the blocks, opaque outside this module.
+pub(crate) struct MessageShape<'a>(Shape<'a>);
+
+impl<'a> MessageShape<'a> {
+    /// Whether the message is a prompt (`messages[]`).
+    pub(crate) fn is_prompt(&self) -> bool {
+        self.0.kind == Some(ShapeKind::Prompt)
+    }
+
+    /// The JSON-RPC error, where the message is one.
+    pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
+        self.0.rpc_error.as_deref()
+    }
+
+    /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
+    /// text.
+    pub(crate) fn tool_result(&self) -> Option<(bool, Option<&str>)> {
+        (self.0.kind == Some(ShapeKind::ToolResult)).then_some((self.0.is_error, self.0.structured_content.as_deref()))
+    }
+}
+
+impl<'a> Message<'a> {
+    /// Detects and decodes the message in `bytes`: a JSON-RPC response (`result` or `error`), a
+    /// `CallToolResult`, a `GetPromptResult`, a `ReadResourceResult`, an event payload
+    /// `{content: […]}`, a bare array of blocks or a single block. Strings are borrowed from
+    /// `bytes`.
+    ///
+    /// Fails where `bytes` are not JSON (or nest deeper than 127 levels, as `serde_json`), or are JSON of none of
+    /// these shapes; a bad block inside is never an error.
+    pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
+        // Most messages have a few blocks: room for them at once, not grown one at a time.
+        let mut collect = Collect {
+            blocks: Vec::with_capacity(8),
+            messages: Vec::new(),
+        };
+        let MessageShape(shape) = walk(bytes, &mut collect)?;
+        let Collect { blocks, messages, .. } = collect;
+        Ok(match shape.kind {
+            Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {
+                content: blocks,
+                structured_content: shape.structured_content,
+                is_error: shape.is_error,
+                result_type: shape.result_type,
+                meta: shape.meta,
+            }),
+            Some(ShapeKind::Prompt) => Message::Prompt(Prompt {
+                description: shape.description,
+                messages,
+            }),
+            Some(ShapeKind::Resource) => Message::Resource(blocks),
+            Some(ShapeKind::Blocks | ShapeKind::RoleContent) => Message::Blocks(blocks),
+            Some(ShapeKind::RpcError) => Message::RpcError(shape.rpc_error.map_or_else(
+                || RpcError {
+                    code: None,
+                    message: Cow::Borrowed(""),
+                    data: None,
+                },
+                |error| *error,
+            )),
+            Some(ShapeKind::NoContent) | None => Message::NoContent,
+        })
+    }
+}
+
+/// A JSON number as an `i64`, where its value is a whole number in range: `-32602`, and
+/// `-32602.0` or `-3.2602e4` too (JavaScript writes no fraction of a whole number, Python
+/// keeps one, so the same code reads the same however it was written; `-0` is `0`).
+fn json_integer(number: &str) -> Option<i64> {
+    whole_number(number).and_then(|n| i64::try_from(n).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_code_is_read_by_its_value() {
+        for (number, code) in [
+            ("-32602", Some(-32602)),
+            ("-32602.0", Some(-32602)),
+            ("-3.2602e4", Some(-32602)),
+            ("-0", Some(0)),
+            ("-0.0", Some(0)),
+            ("9223372036854775807", Some(i64::MAX)),
+            ("-9223372036854775808", Some(i64::MIN)),
+            ("-9.223372036854775808e18", Some(i64::MIN)),
+            ("9223372036854775808", None),
+            ("9.223372036854775808e18", None),
+            ("-32602.5", None),
+            ("1e400", None),
+        ] {
+            assert_eq!(json_integer(number), code, "{number}");
+        }
+    }
+}
