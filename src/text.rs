@@ -150,7 +150,7 @@ fn is_restricted_name(name: &str) -> bool {
         && b[0].is_ascii_alphanumeric()
         && b[1..]
             .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&c))
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+'))
 }
 
 /// A block's unknown `type` as the agent may read it: cleaned as a label is, and only where it
@@ -230,7 +230,7 @@ pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
 /// userinfo, query or fragment, only by holding it whole, so only where it is as long. Lets the
 /// commonest case (a link named by its file) pass without cleaning the label.
 pub(crate) fn may_mention_uri(label_len: usize, uri: &str) -> bool {
-    uri.contains(['?', '#', '@', '%']) || label_len + 3 >= uri.len()
+    label_len + 3 >= uri.len() || uri.bytes().any(|b| matches!(b, b'?' | b'#' | b'@' | b'%'))
 }
 
 /// Whether `haystack` holds `needle`, ASCII case aside, without allocating.
