@@ -117,36 +117,12 @@ struct Inner {
     records: VecDeque<(u64, ReferenceRecord)>,
 }
 
-/// What a server testified of a reference, borrowed as a stub shows it; a record keeps it
-/// owned.
-#[derive(Debug)]
-struct Testimony<'s> {
-    uri: &'s str,
-    name: Option<&'s str>,
-    mime_type: Option<&'s str>,
-    expires_at: Option<&'s str>,
-    digest: Option<&'s str>,
-    source: ReferenceSource,
-    disposition: Option<Disposition>,
-    size_bytes: Option<u64>,
-}
-
-impl<'s> Testimony<'s> {
-    fn of(reference: &Reference<'s>) -> Self {
-        Testimony {
-            uri: reference.uri,
-            name: reference.name,
-            mime_type: reference.mime_type,
-            expires_at: reference.expires_at,
-            digest: reference.digest,
-            source: reference.source,
-            disposition: reference.disposition,
-            size_bytes: reference.size_bytes,
-        }
-    }
-
+/// What a server testified of a reference is the [`Reference`] its stub shows: borrowed while a
+/// lane runs (from the block, or from [`Stubs`] until they are registered), owned once a
+/// record keeps it.
+impl Reference<'_> {
     /// Whether a record of this testimony, shown again as `shown`, stays as it is.
-    fn holds(&self, shown: &Testimony<'_>) -> bool {
+    fn holds(&self, shown: &Reference<'_>) -> bool {
         self.name == shown.name
             && self.mime_type == shown.mime_type
             && self.size_bytes == shown.size_bytes
@@ -159,8 +135,8 @@ impl<'s> Testimony<'s> {
 }
 
 impl ReferenceRecord {
-    fn testimony(&self) -> Testimony<'_> {
-        Testimony {
+    fn testimony(&self) -> Reference<'_> {
+        Reference {
             uri: &self.uri,
             name: self.name.as_deref(),
             mime_type: self.mime_type.as_deref(),
@@ -169,6 +145,7 @@ impl ReferenceRecord {
             source: self.source,
             disposition: self.disposition,
             size_bytes: self.size_bytes,
+            rejected: Vec::new(),
         }
     }
 
@@ -176,7 +153,7 @@ impl ReferenceRecord {
     /// stub shows them now, and the strictest disposition it was ever given (`never` is never
     /// lost). What a fetch verified is forgotten where the digest or size claimed changes:
     /// bytes verified against other claims are no facts about these.
-    fn testify(&mut self, shown: &Testimony<'_>) {
+    fn testify(&mut self, shown: &Reference<'_>) {
         let kept = self.testimony();
         if kept.holds(shown) {
             return;
@@ -192,7 +169,7 @@ impl ReferenceRecord {
 
     /// Holds `shown`'s claims (all but its uri, source and disposition), in the rooms its
     /// strings had.
-    fn take(&mut self, shown: &Testimony<'_>) {
+    fn take(&mut self, shown: &Reference<'_>) {
         let keep = |room: &mut Option<String>, value: Option<&str>| match (room.as_mut(), value) {
             (Some(room), Some(value)) => value.clone_into(room),
             (_, value) => *room = value.map(str::to_owned),
@@ -358,7 +335,7 @@ impl ReferenceRegistry {
     #[allow(clippy::must_use_candidate)] // registering is the point; the id may be looked up later
     pub fn register(&self, reference: &Reference<'_>) -> String {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        self.register_locked(&mut inner, &Testimony::of(reference)).to_owned()
+        self.register_locked(&mut inner, reference).to_owned()
     }
 
     /// Registers what `stubs` showed, in order, under one lock, and writes each id where its
@@ -376,7 +353,7 @@ impl ReferenceRegistry {
     /// Registers `shown` under the lock, and gives its id: the record of its uri takes what it
     /// says, or a new record is made, in the room of the oldest where the registry is full
     /// (its strings' rooms used again: a message of a million new links allocates for few).
-    fn register_locked<'i>(&self, inner: &'i mut Inner, shown: &Testimony<'_>) -> &'i str {
+    fn register_locked<'i>(&self, inner: &'i mut Inner, shown: &Reference<'_>) -> &'i str {
         let hash = self.uris.hash_one(shown.uri);
         if let Some(index) = inner.find_index(hash, shown.uri) {
             let kept = &mut inner.records[index].1;
@@ -426,7 +403,7 @@ impl ReferenceRegistry {
     /// hash is then in `changed`). A record held that `shown` may change joins `changed`.
     fn push_held_id(
         &self,
-        shown: &Testimony<'_>,
+        shown: &Reference<'_>,
         hash: u64,
         waiting: usize,
         changed: &mut HashSet<u64, FixedState>,
@@ -703,26 +680,25 @@ impl<'r> Stubs<'r> {
     /// stubs are registered. What a fetch verified of a record held comes back: the stub
     /// states it instead of the claims.
     pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
-        let shown = Testimony::of(reference);
         let waiting = self.shown.len();
         // Past as many stubs waiting as the registry keeps, they may evict every record held:
         // none is looked up again.
         if waiting < MAX_RECORDS {
-            let hash = self.registry.uris.hash_one(shown.uri);
+            let hash = self.registry.uris.hash_one(reference.uri);
             if let Some(Held(verified)) = self
                 .registry
-                .push_held_id(&shown, hash, waiting, &mut self.changed, out)
+                .push_held_id(reference, hash, waiting, &mut self.changed, out)
             {
                 return verified;
             }
         }
-        self.keep(out.len() as u64, &shown);
+        self.keep(out.len() as u64, reference);
         out.push_str(ID_PLACEHOLDER);
         None
     }
 
     /// Keeps the stub of `shown` whose id goes `at`.
-    fn keep(&mut self, at: u64, shown: &Testimony<'_>) {
+    fn keep(&mut self, at: u64, shown: &Reference<'_>) {
         let strings = [
             Some(shown.uri),
             shown.name,
@@ -765,7 +741,7 @@ impl<'r> Stubs<'r> {
     }
 
     /// The testimony of a stub kept.
-    fn get(&self, shown: &Shown) -> Testimony<'_> {
+    fn get(&self, shown: &Shown) -> Reference<'_> {
         let start = shown.start as usize;
         let chunk = self.text.get(start / CHUNK).map_or("", String::as_str);
         let mut at = start % CHUNK;
@@ -776,7 +752,7 @@ impl<'r> Stubs<'r> {
                 chunk.get(from..at).unwrap_or_default()
             })
         });
-        Testimony {
+        Reference {
             uri: uri.unwrap_or_default(),
             name,
             mime_type,
@@ -789,6 +765,7 @@ impl<'r> Stubs<'r> {
                 .binary_search_by_key(&shown.start, |&(start, _)| start)
                 .ok()
                 .map(|i| self.sizes[i].1),
+            rejected: Vec::new(),
         }
     }
 

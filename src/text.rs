@@ -148,9 +148,9 @@ fn is_restricted_name(name: &str) -> bool {
     let b = name.as_bytes();
     (1..=127).contains(&b.len())
         && b[0].is_ascii_alphanumeric()
-        && b[1..]
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+'))
+        && b[1..].iter().all(|&c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+')
+        })
 }
 
 /// A block's unknown `type` as the agent may read it: cleaned as a label is, and only where it
