@@ -1,9 +1,6 @@
 //! `classify_block`: the one decision of what a block is. Every lane calls it; no lane looks at
 //! a block's JSON itself.
 
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::Engine as _;
 use std::borrow::Cow;
 
 use serde_json::{json, Value};
@@ -514,7 +511,7 @@ fn blob_form(mime_type: Option<&str>, data: &[u8]) -> BlobForm {
         return BlobForm::File;
     };
     if is_textual(&mime) {
-        return match decode_base64(data) {
+        return match crate::provider::check::decode_base64(data) {
             None => BlobForm::NotText("not text: invalid base64"),
             Some(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => BlobForm::Text(text),
@@ -543,23 +540,6 @@ pub(crate) fn is_textual(mime: &mime::Mime) -> bool {
         mime.essence_str(),
         "application/json" | "application/xml" | "application/javascript" | "application/yaml" | "image/svg+xml"
     )
-}
-
-/// The base64 engine for what MCP servers send: standard alphabet, padding optional.
-pub(crate) const FORGIVING: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
-/// Decodes base64 as MCP servers send it: standard alphabet, line breaks allowed, padding
-/// optional.
-pub(crate) fn decode_base64(data: &[u8]) -> Option<Vec<u8>> {
-    if data.iter().any(u8::is_ascii_whitespace) {
-        let compact: Vec<u8> = data.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
-        FORGIVING.decode(compact).ok()
-    } else {
-        FORGIVING.decode(data).ok()
-    }
 }
 
 fn reference<'a>(

@@ -487,7 +487,7 @@ impl<'a> Fetcher<'a> {
         let (bytes, mime_type) = match first {
             ReadContents::Text { mime_type, text } => (text.into_bytes(), mime_type),
             ReadContents::Blob { mime_type, blob } => (
-                crate::classify::decode_base64(blob.as_bytes())
+                crate::provider::check::decode_base64(blob.as_bytes())
                     .ok_or_else(|| Refusal::Read("bad base64".to_owned()))?,
                 mime_type,
             ),
@@ -511,7 +511,7 @@ fn decode_data_url(url: &str) -> Option<(Vec<u8>, Option<String>)> {
         _ => (meta, false),
     };
     let bytes = if base64 {
-        crate::classify::decode_base64(&payload)?
+        crate::provider::check::decode_base64(&payload)?
     } else {
         payload
     };

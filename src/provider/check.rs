@@ -2,9 +2,10 @@
 
 use std::borrow::Cow;
 
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 
-use crate::classify::FORGIVING;
 use crate::provider::{AudioFormat, ImageFormat, Target};
 use crate::text::base64_decoded_len;
 
@@ -47,6 +48,23 @@ pub(crate) enum NotSent {
     InvalidBase64,
     /// Over the target's limit, in bytes.
     TooLarge(u64),
+}
+
+/// The base64 engine for what MCP servers send: standard alphabet, padding optional.
+pub(crate) const FORGIVING: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// Decodes base64 as MCP servers send it: standard alphabet, line breaks allowed, padding
+/// optional.
+pub(crate) fn decode_base64(data: &[u8]) -> Option<Vec<u8>> {
+    if data.iter().any(u8::is_ascii_whitespace) {
+        let compact: Vec<u8> = data.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
+        FORGIVING.decode(compact).ok()
+    } else {
+        FORGIVING.decode(data).ok()
+    }
 }
 
 /// How many base64 characters give the bytes the type check reads (12 bytes).
