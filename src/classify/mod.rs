@@ -5,8 +5,10 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
+mod beside;
 pub(crate) mod kinds;
 
+pub(crate) use beside::{beside_blocks, Beside};
 pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
 use crate::json::{as_u53, Reader};

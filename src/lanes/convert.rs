@@ -3,14 +3,14 @@
 
 use std::borrow::Cow;
 
-use crate::classify::{classify_block, for_user_only, lasting_text, Class};
+use crate::classify::{beside_blocks, classify_block, for_user_only, lasting_text, Class};
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
+use crate::lanes::beside_text;
 use crate::provider::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
-use crate::tool_result::beside_blocks;
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
@@ -348,21 +348,10 @@ impl<'a, 'r> Lane<'a, 'r> {
     fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
         if let Some((_, structured)) = tool {
             let from = self.stubs.len();
-            let beside = beside_blocks(
-                structured,
-                self.content.len(),
-                self.has_text,
-                self.held_for_user.len(),
-                &mut self.stubs,
-            );
+            let beside = beside_blocks(structured, self.content.len(), self.has_text, self.held_for_user.len());
             if let Some(beside) = beside {
-                self.keep(
-                    AgentBlock::Text {
-                        text: Cow::Owned(beside),
-                    },
-                    from,
-                    false,
-                );
+                let text = beside_text(beside, &mut self.stubs);
+                self.keep(AgentBlock::Text { text: Cow::Owned(text) }, from, false);
             }
         }
         let Lane {

@@ -1,12 +1,12 @@
 //! The history lane: a tool result's text in the conversation history, as one string.
 
-use crate::classify::{classify_block, for_user_only, Class};
+use crate::classify::{beside_blocks, classify_block, for_user_only, Class};
 
 use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
+use crate::lanes::beside_text;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, show, Provenance, DISPLAYED_TO_USER, TOOL_ERROR_LINE};
-use crate::tool_result::beside_blocks;
 use crate::wire::{json_of, walk, Block, Message, Sink};
 
 /// Options of the history lane.
@@ -165,7 +165,8 @@ impl<'r> Render<'r> {
         }
         let from = self.stubs.len();
         let beside = match tool {
-            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held, &mut self.stubs),
+            Some((_, structured)) => beside_blocks(structured, self.count, self.has_text, self.held)
+                .map(|beside| beside_text(beside, &mut self.stubs)),
             None => (self.count == 0 && self.held > 0).then(|| DISPLAYED_TO_USER.to_owned()),
         };
         if let Some(beside) = beside {
