@@ -117,9 +117,9 @@ struct Inner {
     records: VecDeque<(u64, ReferenceRecord)>,
 }
 
-/// What a server testified of a reference is the [`Reference`] its stub shows: borrowed while a
-/// lane runs (from the block, or from [`Stubs`] until they are registered), owned once a
-/// record keeps it.
+// What a server testified of a reference is the `Reference` its stub shows: borrowed while a
+// lane runs (from the block, or from `Stubs` until they are registered), owned once a record
+// keeps it.
 impl Reference<'_> {
     /// Whether a record of this testimony, shown again as `shown`, stays as it is.
     fn holds(&self, shown: &Reference<'_>) -> bool {

@@ -4,12 +4,11 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
 use crate::provider::check::{check, Checked, Claim};
-use crate::provider::Target;
+use crate::provider::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{not_sent, show, Provenance};
 use crate::wire::{Block, MediaKind};
@@ -100,12 +99,6 @@ impl<'a> AgentBlock<'a> {
             AgentBlock::Text { text } => Some(text),
             _ => None,
         }
-    }
-}
-
-impl Serialize for AgentBlock<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::provider::neutral_block(self).serialize(serializer)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The lanes: how each class is shown, one file per lane. Each is a thin function of
-//! [`classify_block`](crate::classify_block) and a [`Provenance`](crate::Provenance).
+//! [`classify_block`](crate::classify_block) and a [`Provenance`].
 
 pub(crate) mod agent;
 pub(crate) mod convert;

@@ -6,12 +6,10 @@ use super::shape::{object, Items};
 use crate::lanes::agent::AgentBlock;
 use crate::tool_result::AgentToolResult;
 
-/// One block: `{"text","type"}` or `{"data","mimeType","type"}`.
-pub(crate) struct Block<'a>(pub(crate) &'a AgentBlock<'a>);
-
-impl Serialize for Block<'_> {
+/// One block in the neutral JSON: `{"text","type"}` or `{"data","mimeType","type"}`.
+impl Serialize for AgentBlock<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (kind, mime_type, data) = match self.0 {
+        let (kind, mime_type, data) = match self {
             AgentBlock::Text { text } => return object!(s, "text" => text, "type" => "text"),
             AgentBlock::Image { mime_type, data } => ("image", mime_type, data),
             AgentBlock::Audio { mime_type, data } => ("audio", mime_type, data),
@@ -22,7 +20,7 @@ impl Serialize for Block<'_> {
 }
 
 pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
-    Items(move || blocks.iter().map(Block))
+    Items(move || blocks.iter())
 }
 
 /// `{"content":[…],"isError":…,"name":…,"toolUseId":…,"type":"tool_result"}` per result.
