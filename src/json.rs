@@ -12,6 +12,7 @@
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::error::{Error, ErrorKind};
@@ -132,12 +133,13 @@ pub(crate) struct Mark {
 }
 
 /// The keys of one object read so far, to tell a repeated one: the first eight plain keys
-/// on the stack, the rest (and any escaped one) by name on the heap.
+/// on the stack, the rest (and any escaped one) by name in a hash set, so that an object of a
+/// hundred thousand keys costs each key one lookup, not a search of all before it.
 #[derive(Default)]
 pub(crate) struct KeySet<'a> {
     inline: [&'a [u8]; 8],
     len: usize,
-    more: Vec<Cow<'a, [u8]>>,
+    more: HashSet<Cow<'a, [u8]>>,
 }
 
 impl<'a> KeySet<'a> {
@@ -161,11 +163,7 @@ impl<'a> KeySet<'a> {
         } else {
             Cow::Borrowed(key.raw())
         };
-        if self.more.contains(&name) {
-            return false;
-        }
-        self.more.push(name);
-        true
+        self.more.insert(name)
     }
 }
 

@@ -8,6 +8,7 @@ use mcp_agent_view::{
     HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 
 #[test]
 fn a_million_blocks_are_each_accounted_for() {
@@ -100,6 +101,39 @@ fn the_script_lane_bounds_a_value_nested_100000_deep() {
         .unwrap()
         .join()
         .unwrap();
+}
+
+#[test]
+fn an_object_of_100000_keys_one_given_twice_reads_as_serde_json_reads_it_on_every_lane() {
+    // Each key is told from those before it by one lookup: a search of every key before it
+    // made this object (1.4 MB) take seconds in a release build, and far longer here.
+    let n = 100_000;
+    let mut object = String::from("{");
+    for i in 0..n {
+        write!(object, "\"k{i}\":{i},").unwrap();
+    }
+    object.push_str("\"k0\":-1}");
+    let check = |shown: &str, lane: &str| {
+        let value: serde_json::Map<String, Value> =
+            serde_json::from_str(shown).unwrap_or_else(|e| panic!("{lane}: {e}"));
+        assert_eq!(value.len(), n, "{lane}");
+        assert_eq!(value["k0"], json!(-1), "{lane}: the last value counts");
+        assert_eq!(value["k99999"], json!(99_999), "{lane}");
+    };
+    let registry = registry();
+    check(&script(object.as_bytes(), &registry, &neutral()).unwrap(), "script");
+    // As a tool result's structuredContent, shown where no text is left.
+    let result = format!(r#"{{"content":[],"structuredContent":{object}}}"#);
+    check(
+        &history(result.as_bytes(), &registry, &HistoryOptions::default()).unwrap(),
+        "history",
+    );
+    let converted = convert(result.as_bytes(), Provenance::ToolResult, &registry, &neutral()).unwrap();
+    check(converted.content[0].as_text().unwrap(), "convert");
+    // Each key once, at its first place: `k0` first, as JavaScript's and Python's JSON keep it.
+    assert!(script(object.as_bytes(), &registry, &neutral())
+        .unwrap()
+        .starts_with(r#"{"k0":-1,"k1":1,"#));
 }
 
 #[test]

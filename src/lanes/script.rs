@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -453,13 +454,17 @@ fn copy_object(
 fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, this: Object) -> Result<(), Error> {
     let start = r.mark();
     let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
+    // Where each name stands in `members`: one lookup a key, however many the object has.
+    let mut places: HashMap<Cow<'_, [u8]>, usize> = HashMap::new();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         let name = key_name(&key);
         let mark = r.mark();
-        match members.iter_mut().find(|(_, n, _)| *n == name) {
-            Some(member) => member.2 = mark,
-            None => members.push((key, name, mark)),
+        if let Some(&at) = places.get(&name) {
+            members[at].2 = mark;
+        } else {
+            places.insert(name.clone(), members.len());
+            members.push((key, name, mark));
         }
         r.skip()?;
     }
