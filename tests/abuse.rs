@@ -4,8 +4,8 @@ mod common;
 
 use common::{neutral, registry};
 use mcp_agent_view::{
-    classify_block, convert, history, markers::TOO_DEEP, parse_json, script, tool_result, Block, Class, ErrorKind,
-    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
+    classify_block, convert, history, markers, markers::TOO_DEEP, parse_json, script, tool_result, Block, Class,
+    ErrorKind, HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -134,6 +134,58 @@ fn an_object_of_100000_keys_one_given_twice_reads_as_serde_json_reads_it_on_ever
     assert!(script(object.as_bytes(), &registry, &neutral())
         .unwrap()
         .starts_with(r#"{"k0":-1,"k1":1,"#));
+}
+
+/// `wrap` around itself `depth` times, `{"k":1}` innermost.
+fn nested(wrap: &str, depth: usize) -> String {
+    (0..depth).fold(r#"{"k":1}"#.to_owned(), |inner, _| wrap.replace("INNER", &inner))
+}
+
+#[test]
+fn objects_read_twice_nested_120_deep_cost_a_marker_not_exponential_time() {
+    // Each object here is read twice (a key comes twice; or its keys look like a resource's
+    // contents, then its type says it is none), with everything inside it: 2^120 readings
+    // without a bound. The objects past the bound show a marker; the rest stays.
+    for wrap in [
+        r#"{"a":0,"b":INNER,"a":1}"#,
+        r#"{"x":INNER,"uri":"u","text":"t","type":"zzz"}"#,
+    ] {
+        let json = format!(r#"{{"ok":"kept","bad":{}}}"#, nested(wrap, 120));
+        let shown: Value = serde_json::from_str(&script(json.as_bytes(), &registry(), &neutral()).unwrap()).unwrap();
+        assert_eq!(
+            shown,
+            json!({"ok": "kept", "bad": markers::READ_TWICE_TOO_DEEP}),
+            "{wrap}"
+        );
+        let result = format!(r#"{{"content":[],"structuredContent":{json}}}"#);
+        let text = history(result.as_bytes(), &registry(), &HistoryOptions::default()).unwrap();
+        let shown: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            shown,
+            json!({"ok": "kept", "bad": markers::READ_TWICE_TOO_DEEP}),
+            "{wrap}"
+        );
+        // A few levels are read as serde_json reads them.
+        let few = nested(wrap, 3);
+        let shown: Value = serde_json::from_str(&script(few.as_bytes(), &registry(), &neutral()).unwrap()).unwrap();
+        assert_eq!(shown, serde_json::from_str::<Value>(&few).unwrap(), "{wrap}");
+    }
+}
+
+#[test]
+fn payloads_of_a_key_given_twice_nested_120_deep_are_read_once_each() {
+    // Each payload object read twice with what it holds would be 2^120 readings.
+    let mut inner = r#"{"content":[{"type":"text","text":"hi"}]}"#.to_owned();
+    for _ in 0..120 {
+        inner = format!(r#"{{"payload":{{}},"payload":{inner}}}"#);
+    }
+    let event = format!(r#"{{"jsonrpc":"2.0","method":"notifications/event","params":{inner}}}"#);
+    assert_eq!(
+        history(event.as_bytes(), &registry(), &HistoryOptions::default()).unwrap(),
+        "hi"
+    );
+    let converted = convert(event.as_bytes(), Provenance::PushEvent, &registry(), &neutral()).unwrap();
+    assert_eq!(converted.content[0].as_text(), Some("hi"));
 }
 
 #[test]

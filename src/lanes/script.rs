@@ -18,7 +18,7 @@ use crate::wire::{
     key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
 };
 
-use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
+use crate::render::{READ_TWICE_TOO_DEEP, SCRIPT_MAX_DEPTH, TOO_DEEP};
 
 /// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
 ///
@@ -91,6 +91,8 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
         first: 0,
         next: Cell::new(Object::Top),
         content_is_blocks: true,
+        read_again: Cell::new(0),
+        read_again_max: read_again_max(bytes.len()),
     };
     let mut out = transcode(bytes, &lane)?;
     // Only now is it known which stubs are shown.
@@ -114,6 +116,8 @@ pub(crate) fn structured_text(json: &str, stubs: &mut Stubs<'_>, provenance: Pro
         first,
         next: Cell::new(Object::Other),
         content_is_blocks: false,
+        read_again: Cell::new(0),
+        read_again_max: read_again_max(json.len()),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
     let text = transcode(json.as_bytes(), &lane);
@@ -122,6 +126,11 @@ pub(crate) fn structured_text(json: &str, stubs: &mut Stubs<'_>, provenance: Pro
         stubs.truncate(first);
         render::STRUCTURED_UNREADABLE.to_owned()
     })
+}
+
+/// The most a walk of `len` bytes may read again.
+fn read_again_max(len: usize) -> usize {
+    len.saturating_mul(READ_AGAIN_TIMES).saturating_add(READ_AGAIN_SLACK)
 }
 
 /// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
@@ -290,6 +299,10 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first
         if skipped {
             // Its keys looked like a block's for a while, and some values were not copied.
             cut(out, start_out, lane);
+            if !lane.read_again(r.position() - start_in) {
+                write_str(out, READ_TWICE_TOO_DEEP);
+                return Ok(());
+            }
             copy_object(
                 &mut r.reader_between(start_in, r.position()),
                 out,
@@ -453,6 +466,7 @@ fn copy_object(
 /// keys make one. Two passes: the first finds each key's last value, the second copies them.
 fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, this: Object) -> Result<(), Error> {
     let start = r.mark();
+    let start_at = r.position();
     let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
     // Where each name stands in `members`: one lookup a key, however many the object has.
     let mut places: HashMap<Cow<'_, [u8]>, usize> = HashMap::new();
@@ -469,6 +483,10 @@ fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, 
         r.skip()?;
     }
     let end = r.mark();
+    if !lane.read_again(r.position() - start_at) {
+        write_str(out, READ_TWICE_TOO_DEEP);
+        return Ok(());
+    }
     let mut keys = Keys::default();
     for (_, name, mark) in &members {
         if &**name == b"type" {
@@ -585,6 +603,28 @@ struct Lane<'r> {
     /// message's are (a script's result holds tool results); not in a tool's own
     /// `structuredContent`, whose data is its own.
     content_is_blocks: bool,
+    /// How many bytes of objects the walk has read again, and the most it may: see
+    /// [`Lane::read_again`].
+    read_again: Cell<usize>,
+    read_again_max: usize,
+}
+
+/// How much a walk may read again, past its one reading of the input: this many times the
+/// input, and [`READ_AGAIN_SLACK`] bytes.
+const READ_AGAIN_TIMES: usize = 8;
+const READ_AGAIN_SLACK: usize = 64 * 1024;
+
+impl Lane<'_> {
+    /// Counts an object of `bytes` read again (a key came twice, or its shape changed as its
+    /// keys came); `false` past the walk's bound, where it is shown as
+    /// [`READ_TWICE_TOO_DEEP`] instead. An object read again is read with all it holds, and
+    /// an object inside it may be read again too: nested so at every level, each level
+    /// doubles the work, and the bound keeps the walk linear in its input.
+    fn read_again(&self, bytes: usize) -> bool {
+        let total = self.read_again.get().saturating_add(bytes);
+        self.read_again.set(total);
+        total <= self.read_again_max
+    }
 }
 
 /// What a block is on this walk: its `convert` output, or, where media is shown as its
