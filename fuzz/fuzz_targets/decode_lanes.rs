@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_view::{classify_block, convert, history, parse_json, prompt_messages, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
+use mcp_agent_view::{classify_block, convert, markers, history, parse_json, prompt_messages, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 
 fuzz_target!(|bytes: &[u8]| {
     let options = HistoryOptions::default();
@@ -31,11 +31,12 @@ fuzz_target!(|bytes: &[u8]| {
         let (a, b) = (ReferenceRegistry::with_seed(0), ReferenceRegistry::with_seed(0));
         let from_bytes = history(parsed, &a, &options).unwrap();
         assert_eq!(&from_bytes, one_pass, "history from the bytes and from the message agree");
-        assert_eq!(
-            lines(&from_bytes),
-            lines(&history(decoded, &b, &options).unwrap()),
-            "the bytes and the Value give one history"
-        );
+        // Past the bound of reading objects again, `structuredContent` from the bytes (keys
+        // given twice, nested) shows a marker where the Value's may have needed no second reading.
+        let from_value = history(decoded, &b, &options).unwrap();
+        if !from_bytes.contains(markers::READ_TWICE_TOO_DEEP) {
+            assert_eq!(lines(&from_bytes), lines(&from_value), "the bytes and the Value give one history");
+        }
         assert_eq!(one_pass_registry.len(), ids(one_pass), "a record for each id shown, and no other");
         // The convert lane straight from the bytes, and from the decoded message.
         for target in [Target::neutral(), Target::anthropic()] {

@@ -1,12 +1,13 @@
 //! Bytes → the script lane, for every target, on both paths: `script_json` over the bytes,
 //! and `parse_json` + `script_view`. Nothing may panic; what `script_json` writes is JSON;
 //! both paths read the bytes or neither does; where both do and no reference is shown, they
-//! show the same JSON; the registry holds a record for each id shown and no other; no object
+//! show the same JSON (unless the bytes read objects again past the bound, which a `Value`'s
+//! keys given once may not); the registry holds a record for each id shown and no other; no object
 //! shown has a `_meta`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_view::{parse_json, script, ReferenceRegistry, Target};
+use mcp_agent_view::{markers, parse_json, script, ReferenceRegistry, Target};
 
 fuzz_target!(|bytes: &[u8]| {
     for target in [Target::neutral(), Target::anthropic(), Target::openai_chat(), Target::openai_responses()] {
@@ -20,7 +21,9 @@ fuzz_target!(|bytes: &[u8]| {
         let shown = json.matches("[ref_").count();
         assert!(registry.len() <= shown, "a record for each stub shown, and no other");
         let from_value = serde_json::from_str::<serde_json::Value>(&script(&value, &ReferenceRegistry::with_seed(0), &target).unwrap()).unwrap();
-        if shown == 0 {
+        // Past its bound of reading objects again (keys given twice, nested), the bytes path
+        // shows a marker where the Value, whose keys come once, may have needed no second reading.
+        if shown == 0 && !json.contains(markers::READ_TWICE_TOO_DEEP) {
             assert_eq!(written, from_value, "the bytes and the Value show one script result");
         }
     }
