@@ -1178,6 +1178,41 @@ mod tests {
         }
     }
 
+    /// A key set tells a key given twice under any spelling, before and past its first eight
+    /// keys, whichever of the two spellings comes first.
+    #[test]
+    fn a_key_set_tells_a_key_given_twice_however_it_is_spelled() {
+        // Where each object's first repeat is, or `None`.
+        let first_repeat = |json: &str| {
+            let mut r = Reader::new(json.as_bytes());
+            let mut seq = r.object().unwrap();
+            let mut keys = KeySet::default();
+            let mut at = 0;
+            while let Some(key) = r.next_key(&mut seq).unwrap() {
+                if !keys.insert(&key) {
+                    return Some(at);
+                }
+                r.skip().unwrap();
+                at += 1;
+            }
+            None
+        };
+        let many = (0..20).map(|i| format!(r#""k{i}":0"#)).collect::<Vec<_>>().join(",");
+        for (json, repeat) in [
+            (r#"{"a":1,"b":2}"#.to_owned(), None),
+            (r#"{"a":1,"a":2}"#.to_owned(), Some(1)),
+            (r#"{"\u0061":1,"a":2}"#.to_owned(), Some(1)),
+            (r#"{"a":1,"\u0061":2}"#.to_owned(), Some(1)),
+            (r#"{"\u0061":1,"b":2,"\u0062":3}"#.to_owned(), Some(2)),
+            (format!("{{{many}}}"), None),
+            (format!(r#"{{{many},"k3":1}}"#), Some(20)),
+            (format!(r#"{{{many},"k\u0031\u0035":1}}"#), Some(20)),
+            (format!(r#"{{"\u006b0":1,{many}}}"#), Some(1)),
+        ] {
+            assert_eq!(first_repeat(&json), repeat, "{json}");
+        }
+    }
+
     #[test]
     fn a_key_is_eaten_where_it_stands_exactly_as_expected() {
         let mut r = Reader::new(b"{\"a\":1,\"b\":2, \"c\": 3,\"d\" :4,\"e\":5 ,\n  \"f\":\t6}");
