@@ -51,7 +51,7 @@ pub(crate) enum NotSent {
 }
 
 /// The base64 engine for what MCP servers send: standard alphabet, padding optional.
-pub(crate) const FORGIVING: GeneralPurpose = GeneralPurpose::new(
+const FORGIVING: GeneralPurpose = GeneralPurpose::new(
     &base64::alphabet::STANDARD,
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
