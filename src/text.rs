@@ -165,9 +165,10 @@ pub(crate) fn type_label(raw: &str) -> Option<String> {
 }
 
 /// Whether `text` holds an absolute URL anywhere, as WHATWG's URL standard reads one: a scheme
-/// (a letter, then letters, digits, `+`, `-` or `.`; two characters at least, so that `C:\` is
-/// none), `:` (or a full-width `：`), and anything but white space after it. `x-https://…`,
-/// `data:…`, `mailto:…` and `report.pdfdata:…` are all URLs; `Time: 10am` is none.
+/// (a letter, then letters, digits, `+`, `-` or `.`), `:` (or a full-width `：`), and anything
+/// but white space after it. `x-https://…`, `data:…`, `mailto:…` and `report.pdfdata:…` are
+/// all URLs; `Time: 10am` is none. A scheme of one letter counts only before `//` (`o://host`),
+/// so that a drive (`C:\report.txt`, `C:/report.txt`) is none.
 pub(crate) fn holds_absolute_url(text: &str) -> bool {
     let is_scheme = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
     for (colon, c) in text.char_indices() {
@@ -184,11 +185,18 @@ pub(crate) fn holds_absolute_url(text: &str) -> bool {
                 .sum::<usize>();
         // A scheme starts with a letter.
         let scheme = before[run..].trim_start_matches(|c: char| !c.is_ascii_alphabetic());
-        if scheme.len() < 2 {
+        if scheme.is_empty() {
             continue;
         }
         let after = &text[colon + c.len_utf8()..];
-        if after.chars().next().is_some_and(|n| !n.is_whitespace()) {
+        let slash = |c: char| c == '/' || c == '\u{FF0F}';
+        let url = if scheme.len() == 1 {
+            let mut next = after.chars();
+            next.next().is_some_and(slash) && next.next().is_some_and(slash)
+        } else {
+            after.chars().next().is_some_and(|n| !n.is_whitespace())
+        };
+        if url {
             return true;
         }
     }
@@ -463,6 +471,25 @@ mod tests {
         assert_eq!(clean_label("é\u{301}").as_deref(), Some("é\u{301}"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// The oracle: whatever the `url` crate (WHATWG's parser) reads as an absolute URL from
+        /// any point of a label to the next white space, `holds_absolute_url` finds; but a
+        /// drive (a one-letter scheme without `//`) and a scheme with nothing after its `:`.
+        #[test]
+        fn every_url_the_url_crate_reads_is_found(text in "([a-cA1.+-]{0,3}[:\u{FF1A}]?(//|[/\\\\\u{FF0F}]{1,2})?[a-c1.@?#%=:]{0,3} ?){1,4}") {
+            for (at, _) in text.char_indices() {
+                let token = text[at..].split(' ').next().unwrap_or("");
+                let Ok(url) = url::Url::parse(token) else { continue };
+                let rest = &token[url.scheme().len() + 1..];
+                let drive = url.scheme().len() == 1 && !rest.starts_with("//");
+                if !drive && !rest.is_empty() {
+                    proptest::prop_assert!(holds_absolute_url(&text), "{token:?} in {text:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_label_with_an_absolute_url_is_refused_whole() {
         for url in [
@@ -480,12 +507,17 @@ mod tests {
             "12https://x",
             "report.pdfdata:text/plain,hi",
             "note:x",
+            "Blob o://resourceResource 1",
+            "o\u{FF1A}\u{FF0F}\u{FF0F}host",
+            "x://",
         ] {
             assert_eq!(clean_label(url), None, "{url:?}");
         }
         for fine in [
             "Time: 10am",
             "C:\\report.txt",
+            "C:/report.txt",
+            "C:\\\\share",
             "a::b",
             "ratio 3:4",
             "at 10:30",
