@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 use crate::classify::{Disposition, Reference, ReferenceSource};
 use crate::error::{Error, ErrorKind};
 
+mod id;
+mod stubs;
+
+use id::{id_str, Ids};
+pub(crate) use stubs::{write_id, Stubs};
+use stubs::{Held, ShownVerified};
+
 /// How many records a registry keeps; registering more evicts the oldest.
 pub const MAX_RECORDS: usize = 2000;
 
@@ -92,8 +99,8 @@ pub struct Verified {
 pub struct ReferenceRegistry {
     /// The registry's secret: every id and hash follows from it. Kept for snapshots.
     key: (u64, u64),
-    /// The keys of the id permutation's four rounds, from `key`.
-    rounds: [u64; 4],
+    /// Its ids, keyed from `key`.
+    ids: Ids,
     /// Hashes uris, keyed from `key`.
     uris: FixedState,
     /// The records, shared with every handle [`ReferenceRegistry::for_connection`] gives.
@@ -264,7 +271,7 @@ impl ReferenceRegistry {
     pub fn for_connection(&self, connection: &str) -> ReferenceRegistry {
         ReferenceRegistry {
             key: self.key,
-            rounds: self.rounds,
+            ids: self.ids,
             uris: self.uris.clone(),
             inner: Arc::clone(&self.inner),
             connection: Some(connection.into()),
@@ -322,7 +329,7 @@ impl ReferenceRegistry {
         };
         ReferenceRegistry {
             key,
-            rounds: [derive(0), derive(1), derive(2), derive(3)],
+            ids: Ids::new([derive(0), derive(1), derive(2), derive(3)]),
             uris: FixedState::with_seed(derive(4)),
             inner: Arc::new(Mutex::new(Inner::default())),
             connection: None,
@@ -385,7 +392,7 @@ impl ReferenceRegistry {
         let n = inner.next;
         inner.next += 1;
         record.id.clear();
-        record.id.push_str(id_str(&self.id_of(n)));
+        record.id.push_str(id_str(&self.ids.of(n)));
         shown.uri.clone_into(&mut record.uri);
         record.take(shown);
         record.source = shown.source;
@@ -397,18 +404,18 @@ impl ReferenceRegistry {
         inner.records.back().map_or("", |(_, r)| &r.id)
     }
 
-    /// Writes the id of the record of `shown` (of hash `hash`) at the end of `out`, where this
+    /// Writes the id of the record of `shown` at the end of `out`, where this
     /// registry holds one that registering `shown` again, after `waiting` stubs, leaves as it
     /// is: each stub may make a record (evicting it), or show its uri with other claims (its
     /// hash is then in `changed`). A record held that `shown` may change joins `changed`.
     fn push_held_id(
         &self,
         shown: &Reference<'_>,
-        hash: u64,
         waiting: usize,
         changed: &mut HashSet<u64, FixedState>,
         out: &mut String,
     ) -> Option<Held> {
+        let hash = self.uris.hash_one(shown.uri);
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let index = inner.find_index(hash, shown.uri)?;
         let kept = &inner.records[index].1;
@@ -441,9 +448,7 @@ impl ReferenceRegistry {
     /// Where in `records` the record behind `id` is.
     fn index_of_id(&self, inner: &Inner, id: &str) -> Result<usize, Error> {
         let miss = |kind| Error::new(kind, format!("unknown reference id: {}", shown_id(id)));
-        let n = parse_id(id)
-            .map(|p| self.permute_back(p))
-            .ok_or_else(|| miss(ErrorKind::UnknownReference))?;
+        let n = self.ids.counter(id).ok_or_else(|| miss(ErrorKind::UnknownReference))?;
         match inner.index(n) {
             Some(index) => Ok(index),
             None if n < inner.next => Err(miss(ErrorKind::EvictedReference)),
@@ -521,7 +526,7 @@ impl ReferenceRegistry {
             ..Inner::default()
         };
         for (n, record) in (snapshot.next - held..).zip(&snapshot.records) {
-            let id = registry.id_of(n);
+            let id = registry.ids.of(n);
             if id_str(&id) != record.id {
                 return Err(bad("a record's id is not the one its key and place give"));
             }
@@ -544,311 +549,6 @@ impl ReferenceRegistry {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// The id of counter `n`: `ref_` and its permuted counter in 13 base-36 digits, the most
-    /// significant first (what [`parse_id`] reads back). Written in parts of five, four and
-    /// four digits, each a `u32` (`36⁴` is below `2³²`): three short chains of divisions the
-    /// processor runs side by side, where one chain of thirteen 64-bit ones waited on each
-    /// other.
-    fn id_of(&self, n: u64) -> [u8; 17] {
-        const FOUR: u64 = 36 * 36 * 36 * 36;
-        let mut id = *b"ref_0000000000000";
-        let x = self.permute(n);
-        let parts = [x / (FOUR * FOUR), x / FOUR % FOUR, x % FOUR].map(|p| u32::try_from(p).unwrap_or(0));
-        let (high, low) = id[4..].split_at_mut(5);
-        let (middle, last) = low.split_at_mut(4);
-        for (digits, mut part) in [high, middle, last].into_iter().zip(parts) {
-            for digit in digits.iter_mut().rev() {
-                *digit = b"0123456789abcdefghijklmnopqrstuvwxyz"[(part % 36) as usize];
-                part /= 36;
-            }
-        }
-        id
-    }
-
-    /// A four-round Feistel network over the 64-bit counter: a bijection, so ids never repeat,
-    /// and keyed, so they cannot be told from one another without the key.
-    fn permute(&self, n: u64) -> u64 {
-        let (mut left, mut right) = halves(n);
-        for round in 0..4 {
-            (left, right) = (right, left ^ self.round(round, right));
-        }
-        join(left, right)
-    }
-
-    fn permute_back(&self, p: u64) -> u64 {
-        let (mut left, mut right) = halves(p);
-        for round in (0..4).rev() {
-            (left, right) = (right ^ self.round(round, left), left);
-        }
-        join(left, right)
-    }
-
-    /// A round: the half mixed with the round's key by splitmix64's finalizer (every bit of
-    /// the input moves about half the bits of the output). The keys come from the registry's
-    /// key through `SipHash`, once.
-    fn round(&self, round: u8, half: u32) -> u32 {
-        let mut z = u64::from(half) ^ self.rounds[usize::from(round)];
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        halves(z ^ (z >> 31)).1
-    }
-}
-
-/// What a stub leaves where its id goes until the reference is registered: as long as an id,
-/// and never one.
-const ID_PLACEHOLDER: &str = "ref_?????????????";
-
-/// The stubs a lane has written and not yet registered, each a placeholder in its output.
-/// Reading has no side effects: a lane that takes back what it wrote (a container that turns
-/// out to be one block, a key given twice, a budget) registers only the stubs it kept, in
-/// order, when it is done, with [`ReferenceRegistry::register_shown`].
-///
-/// A message may hold a million stubs: each is kept in a few bytes, its strings in
-/// [`Stubs::text`].
-#[derive(Debug)]
-pub(crate) struct Stubs<'r> {
-    registry: &'r ReferenceRegistry,
-    shown: Vec<Shown>,
-    /// The hashes of the uris of records held that a stub before may change: a stub of one of
-    /// these does not state what a fetch verified.
-    changed: HashSet<u64, FixedState>,
-    /// The stubs' strings, in chunks of [`CHUNK`] bytes: a string at offset `o` is in chunk
-    /// `o / CHUNK`. The first chunk grows as a string grows; every later one is made whole, so
-    /// that a million stubs leave at most one chunk unused, not half of one buffer.
-    text: Vec<String>,
-    /// The sizes the stubs claim, each with where its stub's strings start: few stubs claim
-    /// one.
-    sizes: Vec<(u32, u64)>,
-}
-
-/// The bytes of a chunk of stubs' strings: a stub's five strings fit in one.
-const CHUNK: usize = 96 * 1024;
-
-/// The most of a string a stub keeps: all of any that classify admits (a uri of 4096
-/// characters is at most 16 KiB), but a number claimed as a digest or expiry, as long as it
-/// was written, is cut.
-const STRING_MAX: usize = CHUNK / 5;
-
-/// One stub written: where its id goes in the lane's output, and the testimony it stands for,
-/// its strings in [`Stubs::text`], one after the other from `start`.
-#[derive(Debug)]
-struct Shown {
-    at: u64,
-    start: u32,
-    /// The lengths of the uri, name, media type, expiry and digest, in that order (each at
-    /// most [`STRING_MAX`]); [`ABSENT`] for a string not given.
-    lens: [u16; 5],
-    source: ReferenceSource,
-    disposition: Option<Disposition>,
-}
-
-/// Twenty-four bytes: a message of a million links holds a million of them until it is done.
-const _: () = assert!(std::mem::size_of::<Shown>() <= 24);
-
-/// The length of a stub's string that is not given.
-const ABSENT: u16 = u16::MAX;
-
-/// A record held whose id a stub wrote at once, and what a fetch verified of it.
-struct Held(Option<ShownVerified>);
-
-/// What a stub states of a record whose bytes a fetch verified.
-pub(crate) struct ShownVerified {
-    pub(crate) mime_type: String,
-    pub(crate) bytes: u64,
-}
-
-impl<'r> Stubs<'r> {
-    /// No stubs yet, for `registry`.
-    pub(crate) fn new(registry: &'r ReferenceRegistry) -> Self {
-        Stubs {
-            registry,
-            shown: Vec::new(),
-            changed: HashSet::default(),
-            text: Vec::new(),
-            sizes: Vec::new(),
-        }
-    }
-
-    /// The registry these stubs are registered with.
-    pub(crate) fn registry(&self) -> &'r ReferenceRegistry {
-        self.registry
-    }
-
-    /// Writes `reference`'s id at the end of `out` where the registry holds its record and
-    /// registering it again changes nothing; else a placeholder, for the id it gets when the
-    /// stubs are registered. What a fetch verified of a record held comes back: the stub
-    /// states it instead of the claims.
-    pub(crate) fn push_id(&mut self, reference: &Reference<'_>, out: &mut String) -> Option<ShownVerified> {
-        let waiting = self.shown.len();
-        // Past as many stubs waiting as the registry keeps, they may evict every record held:
-        // none is looked up again.
-        if waiting < MAX_RECORDS {
-            let hash = self.registry.uris.hash_one(reference.uri);
-            if let Some(Held(verified)) = self
-                .registry
-                .push_held_id(reference, hash, waiting, &mut self.changed, out)
-            {
-                return verified;
-            }
-        }
-        self.keep(out.len() as u64, reference);
-        out.push_str(ID_PLACEHOLDER);
-        None
-    }
-
-    /// Keeps the stub of `shown` whose id goes `at`.
-    fn keep(&mut self, at: u64, shown: &Reference<'_>) {
-        let strings = [
-            Some(shown.uri),
-            shown.name,
-            shown.mime_type,
-            shown.expires_at,
-            shown.digest,
-        ];
-        let (start, lens) = self.keep_strings(strings);
-        if let Some(size) = shown.size_bytes {
-            self.sizes.push((start, size));
-        }
-        self.shown.push(Shown {
-            at,
-            start,
-            lens,
-            source: shown.source,
-            disposition: shown.disposition,
-        });
-    }
-
-    /// Keeps a stub's strings, one after the other in one chunk; gives where they start and
-    /// their lengths.
-    fn keep_strings(&mut self, strings: [Option<&str>; 5]) -> (u32, [u16; 5]) {
-        let strings = strings.map(|s| s.map(|s| &s[..floor_char_boundary(s, STRING_MAX)]));
-        let total: usize = strings.iter().flatten().map(|s| s.len()).sum();
-        if self.text.last().is_none_or(|chunk| chunk.len() + total > CHUNK) {
-            let capacity = if self.text.is_empty() { 0 } else { CHUNK };
-            self.text.push(String::with_capacity(capacity));
-        }
-        let chunk_index = self.text.len() - 1;
-        let chunk = &mut self.text[chunk_index];
-        let start = u32::try_from(chunk_index * CHUNK + chunk.len()).unwrap_or(u32::MAX);
-        for string in strings.iter().flatten() {
-            chunk.push_str(string);
-        }
-        (
-            start,
-            strings.map(|s| s.map_or(ABSENT, |s| u16::try_from(s.len()).unwrap_or(0))),
-        )
-    }
-
-    /// The testimony of a stub kept.
-    fn get(&self, shown: &Shown) -> Reference<'_> {
-        let start = shown.start as usize;
-        let chunk = self.text.get(start / CHUNK).map_or("", String::as_str);
-        let mut at = start % CHUNK;
-        let [uri, name, mime_type, expires_at, digest] = shown.lens.map(|len| {
-            (len != ABSENT).then(|| {
-                let from = at;
-                at += usize::from(len);
-                chunk.get(from..at).unwrap_or_default()
-            })
-        });
-        Reference {
-            uri: uri.unwrap_or_default(),
-            name,
-            mime_type,
-            expires_at,
-            digest,
-            source: shown.source,
-            disposition: shown.disposition,
-            size_bytes: self
-                .sizes
-                .binary_search_by_key(&shown.start, |&(start, _)| start)
-                .ok()
-                .map(|i| self.sizes[i].1),
-            rejected: Vec::new(),
-        }
-    }
-
-    /// How many stubs were written.
-    pub(crate) fn len(&self) -> usize {
-        self.shown.len()
-    }
-
-    /// Moves the stubs from the `from`th on to `to(at)`: the text they were written in was
-    /// copied there.
-    pub(crate) fn moved_from(&mut self, from: usize, to: impl Fn(u64) -> u64) {
-        for shown in self.shown.iter_mut().skip(from) {
-            shown.at = to(shown.at);
-        }
-    }
-
-    /// Forgets the stubs from the `first`th on written at or past `len` of the output: it was
-    /// cut back there.
-    pub(crate) fn forget_from(&mut self, first: usize, len: usize) {
-        let first = first.min(self.shown.len());
-        self.truncate(first + self.shown[first..].partition_point(|s| s.at < len as u64));
-    }
-
-    /// Forgets every stub but the first `count`.
-    pub(crate) fn truncate(&mut self, count: usize) {
-        if let Some(first) = self.shown.get(count) {
-            let start = first.start as usize;
-            self.sizes
-                .truncate(self.sizes.partition_point(|&(s, _)| s < first.start));
-            self.text.truncate(start / CHUNK + 1);
-            if let Some(chunk) = self.text.last_mut() {
-                chunk.truncate(start % CHUNK);
-            }
-            self.shown.truncate(count);
-        }
-    }
-}
-
-/// Writes `id` over the placeholder at `at` in `out`, where there is one.
-pub(crate) fn write_id(out: &mut String, at: u64, id: &str) {
-    let Ok(at) = usize::try_from(at) else { return };
-    if out.get(at..at + ID_PLACEHOLDER.len()) == Some(ID_PLACEHOLDER) {
-        out.replace_range(at..at + id.len(), id);
-    }
-}
-
-/// The longest prefix of `s` of at most `most` bytes that ends at a character's edge.
-fn floor_char_boundary(s: &str, most: usize) -> usize {
-    let mut end = s.len().min(most);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
-}
-
-/// An id as the registry writes it: ASCII, so always a `str`.
-fn id_str(id: &[u8; 17]) -> &str {
-    std::str::from_utf8(id).unwrap_or_default()
-}
-
-fn halves(x: u64) -> (u32, u32) {
-    let low = u32::try_from(x & u64::from(u32::MAX)).unwrap_or(0);
-    let high = u32::try_from(x >> 32).unwrap_or(0);
-    (high, low)
-}
-
-fn join(left: u32, right: u32) -> u64 {
-    (u64::from(left) << 32) | u64::from(right)
-}
-
-fn parse_id(id: &str) -> Option<u64> {
-    let digits = id.strip_prefix("ref_")?;
-    if digits.len() != 13 {
-        return None;
-    }
-    digits.bytes().try_fold(0u64, |acc, b| {
-        let d = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'z' => b - b'a' + 10,
-            _ => return None,
-        };
-        acc.checked_mul(36)?.checked_add(u64::from(d))
-    })
 }
 
 /// An id as an error message may show it: cleaned and cut like any label.
@@ -858,32 +558,7 @@ fn shown_id(id: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_id, ReferenceRegistry};
-
-    #[test]
-    fn ids_read_back_as_their_permuted_counters() {
-        let registry = ReferenceRegistry::with_seed(9);
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let random = std::iter::repeat_with(move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        });
-        for n in (0..2000)
-            .chain([u64::MAX, u64::MAX - 1, 1 << 63])
-            .chain(random.take(5000))
-        {
-            let id = registry.id_of(n);
-            let id = std::str::from_utf8(&id).unwrap();
-            assert!(
-                id.starts_with("ref_") && id[4..].bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
-                "{id}"
-            );
-            assert_eq!(parse_id(id), Some(registry.permute(n)), "{id}");
-            assert_eq!(registry.permute_back(registry.permute(n)), n);
-        }
-    }
+    use super::ReferenceRegistry;
 
     /// Every record kept is found by its uri's hash, and the map holds no other hash, however
     /// many records one message makes and evicts.
