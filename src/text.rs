@@ -165,36 +165,29 @@ pub(crate) fn type_label(raw: &str) -> Option<String> {
 }
 
 /// Whether `text` holds an absolute URL anywhere, as WHATWG's URL standard reads one: a scheme
-/// (a letter, then letters, digits, `+`, `-` or `.`), `:` (or a full-width `：`), and anything
-/// but white space after it. `x-https://…`, `data:…`, `mailto:…` and `report.pdfdata:…` are
-/// all URLs; `Time: 10am` is none. A scheme of one letter counts only before `//` (`o://host`),
-/// so that a drive (`C:\report.txt`, `C:/report.txt`) is none.
+/// (a letter, then letters, digits, `+`, `-` or `.`), `:`, and anything but white space after
+/// it. `x-https://…`, `data:…`, `mailto:…` and `report.pdfdata:…` are all URLs; `Time: 10am`
+/// is none. A scheme of one letter counts only before `//` (`o://host`), so that a drive
+/// (`C:\report.txt`, `C:/report.txt`) is none. Full-width forms (`ｈｔｔｐｓ：／／`) read as
+/// the ASCII they stand for.
 pub(crate) fn holds_absolute_url(text: &str) -> bool {
+    let full_width = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c);
+    if text.chars().any(full_width) {
+        let ascii = |c: char| char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
+        let folded: String = text.chars().map(|c| if full_width(c) { ascii(c) } else { c }).collect();
+        return holds_absolute_url(&folded);
+    }
     let is_scheme = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
-    for (colon, c) in text.char_indices() {
-        if c != ':' && c != '\u{FF1A}' {
-            continue;
-        }
+    for (colon, _) in text.match_indices(':') {
         let before = &text[..colon];
-        let run = before.len()
-            - before
-                .chars()
-                .rev()
-                .take_while(|&c| is_scheme(c))
-                .map(char::len_utf8)
-                .sum::<usize>();
+        let run = before.len() - before.bytes().rev().take_while(|&b| is_scheme(char::from(b))).count();
         // A scheme starts with a letter.
         let scheme = before[run..].trim_start_matches(|c: char| !c.is_ascii_alphabetic());
-        if scheme.is_empty() {
-            continue;
-        }
-        let after = &text[colon + c.len_utf8()..];
-        let slash = |c: char| c == '/' || c == '\u{FF0F}';
-        let url = if scheme.len() == 1 {
-            let mut next = after.chars();
-            next.next().is_some_and(slash) && next.next().is_some_and(slash)
-        } else {
-            after.chars().next().is_some_and(|n| !n.is_whitespace())
+        let after = &text[colon + 1..];
+        let url = match scheme.len() {
+            0 => false,
+            1 => after.starts_with("//"),
+            _ => after.chars().next().is_some_and(|n| !n.is_whitespace()),
         };
         if url {
             return true;
@@ -510,6 +503,9 @@ mod tests {
             "Blob o://resourceResource 1",
             "o\u{FF1A}\u{FF0F}\u{FF0F}host",
             "x://",
+            "\u{FF48}\u{FF54}\u{FF54}\u{FF50}\u{FF53}\u{FF1A}\u{FF0F}\u{FF0F}h.example/x?sig=SECRET",
+            "\u{FF48}\u{FF54}\u{FF54}\u{FF50}\u{FF53}://h.example",
+            "\u{FF44}ata\u{FF1A}text/plain,hi",
         ] {
             assert_eq!(clean_label(url), None, "{url:?}");
         }
@@ -518,6 +514,8 @@ mod tests {
             "C:\\report.txt",
             "C:/report.txt",
             "C:\\\\share",
+            "\u{FF23}\u{FF1A}\u{FF3C}report.txt",
+            "\u{FF34}ime\u{FF1A} 10am",
             "a::b",
             "ratio 3:4",
             "at 10:30",
