@@ -311,6 +311,7 @@ impl<'a> Reader<'a> {
             Some(b'{') => Ok(Peek::Object),
             Some(b'[') => Ok(Peek::Array),
             Some(b'"') => Ok(Peek::String),
+            Some(b'-' | b'0'..=b'9') if self.beyond_f64() => Ok(Peek::String),
             Some(b'-' | b'0'..=b'9') => Ok(Peek::Number),
             Some(b't' | b'f') => Ok(Peek::Bool),
             Some(b'n') => Ok(Peek::Null),
@@ -327,6 +328,9 @@ impl<'a> Reader<'a> {
             self.pos += 1;
         } else {
             self.skip_ws();
+            if matches!(self.bytes.get(self.pos), Some(b'-' | b'0'..=b'9')) && self.beyond_f64() {
+                return self.number().map(|raw| RawStr { raw, flags: 0 });
+            }
             self.expect(b'"')?;
         }
         let start = self.pos;
@@ -398,6 +402,19 @@ impl<'a> Reader<'a> {
             i += block.len();
         }
         i
+    }
+
+    /// Whether the number at the reader's position is beyond `f64`'s range (`1e400`): such a
+    /// number is read as the string of its digits ([`Peek::String`], [`Reader::string`]), as
+    /// [`crate::parse_json`] reads it. The reader stays where it stood.
+    fn beyond_f64(&mut self) -> bool {
+        let at = self.pos;
+        // At most 309 digits and no exponent: below 10^309, so within range without parsing.
+        let beyond = self.number().is_ok_and(|number| {
+            (number.len() > 309 || number.contains(['e', 'E'])) && number.parse::<f64>().is_ok_and(f64::is_infinite)
+        });
+        self.pos = at;
+        beyond
     }
 
     /// Reads a number, returning its text as written.
@@ -1251,6 +1268,40 @@ mod tests {
         assert_eq!(r.position(), 1);
         assert!(r.eat(b"\"text\""));
         r.finish().unwrap();
+    }
+
+    #[test]
+    fn a_number_beyond_f64_reads_as_the_string_of_its_digits() {
+        let nines = "9".repeat(309);
+        let beyond = format!("1{nines}");
+        for (number, string) in [
+            ("1e400", true),
+            ("-1E+400", true),
+            ("1e308", false),
+            ("1e-400", false),
+            (nines.as_str(), false),
+            (beyond.as_str(), true),
+            ("0.5", false),
+        ] {
+            let bytes = format!(" {number} ");
+            let mut r = Reader::new(bytes.as_bytes());
+            let peek = r.peek().unwrap();
+            assert_eq!(peek == Peek::String, string, "{number}");
+            if string {
+                assert_eq!(r.string().unwrap().text(), number);
+            } else {
+                assert_eq!(r.number().unwrap(), number);
+            }
+            r.finish().unwrap();
+        }
+        // Read at once as a string, with no peek before.
+        let mut r = Reader::new(b"[1e400]");
+        let mut items = r.array().unwrap();
+        assert!(r.next_element(&mut items).unwrap());
+        assert_eq!(r.string().unwrap().as_str(), "1e400");
+        assert!(!r.next_element(&mut items).unwrap());
+        // Anything else is still no string.
+        assert!(Reader::new(b"12").string().is_err());
     }
 
     fn written(number: &str) -> String {

@@ -651,6 +651,13 @@ fn a_number_beyond_f64_reads_as_the_string_of_its_digits_on_every_path() {
         r#"{"content":[{"type":"resource","uri":"mcpl://bulk/1","name":"big.bin","sizeBytes":N},{"type":"text","text":"sibling"}],"structuredContent":{"n":M}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":M}]}}"#,
         r#"{"rows":[N,{"type":"text","text":"t","n":M}],"n":N,"link":{"type":"resource_link","uri":"file:///b","name":"b","size":N}}"#,
+        // Where a string is read: a block's type, text, name and media type, an error's
+        // message, a prompt's text, the type of a message that is one block.
+        r#"{"content":[{"type":"text","text":N},{"type":M},{"type":"resource_link","uri":"file:///c","name":N,"mimeType":M}]}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":N}}"#,
+        r#"{"messages":[{"role":"user","content":{"type":"text","text":M}}]}"#,
+        r#"{"type":N}"#,
+        r#"{"type":"text","text":N}"#,
     ] {
         let as_number = template.replace('N', "1e400").replace('M', "-17976931348623159e292");
         let as_string = template
