@@ -249,6 +249,38 @@ fn a_registry_saved_dropped_and_restored_resolves_the_same_ids_and_issues_none_a
     assert!(!ids.contains(&again), "{again} was issued before");
 }
 
+/// A snapshot saved by an earlier version restores, and its registry goes on issuing the ids
+/// that version would: the ids of a key and counter are part of the snapshot's format (this
+/// one was saved at `0e97441`, format 1).
+#[test]
+fn a_snapshot_saved_by_an_earlier_version_restores_with_its_ids() {
+    let saved = r#"{"format":1,"key":"00000000000000079e3779be7f4a7c15","next":2,"records":[
+        {"id":"ref_0uuz7oftrae9l","uri":"https://h.example/a?sig=s","source":"resource_link","name":"a.pdf","mimeType":"application/pdf","sizeBytes":null,"disposition":null,"expiresAt":null,"digest":null,"verified":null,"connection":null},
+        {"id":"ref_2b066gyy4o68s","uri":"file:///b.txt","source":"resource_link","name":"b.txt","mimeType":null,"sizeBytes":null,"disposition":null,"expiresAt":null,"digest":null,"verified":null,"connection":null}]}"#;
+    let restored = ReferenceRegistry::restore(
+        &serde_json::from_str::<mcp_agent_view::reference::RegistrySnapshot>(saved).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        restored.lookup("ref_0uuz7oftrae9l").unwrap().uri,
+        "https://h.example/a?sig=s"
+    );
+    assert_eq!(restored.lookup("ref_2b066gyy4o68s").unwrap().uri, "file:///b.txt");
+    // The same ids from the seed that key came from, and from another seed, others.
+    let again = ReferenceRegistry::with_seed(7);
+    assert_eq!(
+        again.register(&reference("https://h.example/a?sig=s")),
+        "ref_0uuz7oftrae9l"
+    );
+    assert_eq!(again.register(&reference("file:///b.txt")), "ref_2b066gyy4o68s");
+    let other = ReferenceRegistry::with_seed(u64::MAX);
+    assert_eq!(
+        other.register(&reference("https://h.example/a?sig=s")),
+        "ref_2ehiug3mmqfft"
+    );
+    assert_eq!(other.register(&reference("file:///b.txt")), "ref_1z1nk17eqvo5l");
+}
+
 #[test]
 fn a_snapshot_that_was_edited_is_refused() {
     use mcp_agent_view::reference::RegistrySnapshot;
