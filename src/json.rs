@@ -409,10 +409,7 @@ impl<'a> Reader<'a> {
     /// [`crate::parse_json`] reads it. The reader stays where it stood.
     fn beyond_f64(&mut self) -> bool {
         let at = self.pos;
-        // At most 309 digits and no exponent: below 10^309, so within range without parsing.
-        let beyond = self.number().is_ok_and(|number| {
-            (number.len() > 309 || number.contains(['e', 'E'])) && number.parse::<f64>().is_ok_and(f64::is_infinite)
-        });
+        let beyond = self.number().is_ok_and(is_beyond_f64);
         self.pos = at;
         beyond
     }
@@ -812,6 +809,14 @@ pub(crate) fn write_number(out: &mut String, number: &str) {
         out.push_str(number);
         out.push('"');
     }
+}
+
+/// Whether a JSON number is beyond `f64`'s range (`1e400`), which `serde_json` refuses: the
+/// reader reads it as a string, and [`crate::repair`] makes it one.
+pub(crate) fn is_beyond_f64(number: &str) -> bool {
+    // At most 308 digits and no exponent: below 10^308, so within range without parsing
+    // (`f64::MAX` is about 1.8 × 10^308: a number of 309 digits may be beyond it).
+    (number.len() > 308 || number.contains(['e', 'E'])) && number.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// How many bytes of a long string (base64) [`Reader::scan_string`] looks at a time: a block
@@ -1272,8 +1277,9 @@ mod tests {
 
     #[test]
     fn a_number_beyond_f64_reads_as_the_string_of_its_digits() {
-        let nines = "9".repeat(309);
-        let beyond = format!("1{nines}");
+        let nines = "9".repeat(308);
+        let beyond = format!("9{nines}");
+        let max = format!("17976931348623157{}", "0".repeat(292));
         for (number, string) in [
             ("1e400", true),
             ("-1E+400", true),
@@ -1281,6 +1287,7 @@ mod tests {
             ("1e-400", false),
             (nines.as_str(), false),
             (beyond.as_str(), true),
+            (max.as_str(), false),
             ("0.5", false),
         ] {
             let bytes = format!(" {number} ");
