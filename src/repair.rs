@@ -55,12 +55,8 @@ pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
                 .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                 .unwrap_or(bytes.len() - i);
             let token = &bytes[i..end];
-            let overflows = !key_due
-                && is_json_number(token)
-                && std::str::from_utf8(token)
-                    .ok()
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .is_some_and(f64::is_infinite);
+            let overflows =
+                !key_due && is_json_number(token) && std::str::from_utf8(token).is_ok_and(crate::json::is_beyond_f64);
             if overflows {
                 out.push(b'"');
                 out.extend_from_slice(token);
