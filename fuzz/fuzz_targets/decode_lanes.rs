@@ -106,13 +106,16 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
             let uri = reference.uri.to_ascii_lowercase();
             let query = uri.split_once('?').map_or("", |(_, q)| q.split('#').next().unwrap_or(""));
             let fragment = uri.split_once('#').map_or("", |(_, f)| f);
-            // The labels: what follows the id, less the provenance the crate writes last (a
-            // uri may repeat the crate's own words, an id from a known seed included).
+            // Each label apart: what follows the id, split at the stub's own separators (no
+            // label draws one), less the provenance the crate writes last. A uri may repeat the
+            // crate's own words: an id from a known seed, a separator between two labels.
             let after_id = shown.split_once(']').map_or("", |(_, rest)| rest);
             let labels = after_id.rsplit_once(" \u{2014} ").map_or(after_id, |(labels, _)| labels);
-            let lower = labels.to_ascii_lowercase();
-            for part in [uri.as_str(), query, fragment].into_iter().filter(|p| p.chars().count() >= 8) {
-                assert!(!lower.contains(part), "{part:?} of the uri in {shown:?}");
+            for label in labels.split(" \u{2014} ") {
+                let lower = label.to_ascii_lowercase();
+                for part in [uri.as_str(), query, fragment].into_iter().filter(|p| p.chars().count() >= 8) {
+                    assert!(!lower.contains(part), "{part:?} of the uri in {shown:?}");
+                }
             }
         }
     }
