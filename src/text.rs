@@ -170,8 +170,9 @@ pub(crate) fn type_label(raw: &str) -> Option<String> {
 /// (a letter, then letters, digits, `+`, `-` or `.`), `:`, and anything but white space after
 /// it. `x-https://…`, `data:…`, `mailto:…` and `report.pdfdata:…` are all URLs; `Time: 10am`
 /// is none. A scheme of one letter counts only before `//` (`o://host`), so that a drive
-/// (`C:\report.txt`, `C:/report.txt`) is none. Full-width forms (`ｈｔｔｐｓ：／／`) read as
-/// the ASCII they stand for.
+/// (`C:\report.txt`, `C:/report.txt`) is none; and `://` counts whatever stands before it
+/// (`main.r&://host`, `://host`): a reader takes it for a URL. Full-width forms
+/// (`ｈｔｔｐｓ：／／`) read as the ASCII they stand for.
 pub(crate) fn holds_absolute_url(text: &str) -> bool {
     let full_width = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c);
     if !text.is_ascii() && text.chars().any(full_width) {
@@ -188,8 +189,7 @@ pub(crate) fn holds_absolute_url(text: &str) -> bool {
         let scheme = before[run..].trim_start_matches(|c: char| !c.is_ascii_alphabetic());
         let after = &text[colon + 1..];
         let url = match scheme.len() {
-            0 => false,
-            1 => after.starts_with("//"),
+            0 | 1 => after.starts_with("//"),
             _ => after.chars().next().is_some_and(|n| !n.is_whitespace()),
         };
         if url {
@@ -504,6 +504,9 @@ mod tests {
             "report.pdfdata:text/plain,hi",
             "note:x",
             "Blob o://resourceResource 1",
+            "main.r&://mixed-content",
+            "see ://h.example/x",
+            "\u{FF1A}//h.example",
             "o\u{FF1A}\u{FF0F}\u{FF0F}host",
             "x://",
             "\u{FF48}\u{FF54}\u{FF54}\u{FF50}\u{FF53}\u{FF1A}\u{FF0F}\u{FF0F}h.example/x?sig=SECRET",
