@@ -10,6 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mcp_agent_view::{classify_block, convert, markers, history, parse_json, prompt_messages, tool_result, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
+use mcp_agent_view::wire::Role;
 
 fuzz_target!(|bytes: &[u8]| {
     let options = HistoryOptions::default();
@@ -100,6 +101,16 @@ fn lanes(message: &Message<'_>, registry: &ReferenceRegistry) {
         let shown = history(block, &ReferenceRegistry::with_seed(0), &HistoryOptions::default()).unwrap();
         assert!(!shown.contains('\n'), "one line a block: {shown:?}");
         assert!(!shown.contains("://") && !summary.contains("://"), "a URL in {shown:?} / {summary}");
+        // A block whose audience leaves out the assistant is held back: its marker alone.
+        let for_user = block
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.audience.as_ref())
+            .is_some_and(|audience| !audience.contains(&Role::Assistant));
+        if for_user {
+            assert_eq!(shown, markers::DISPLAYED_TO_USER, "held back for the user");
+            continue;
+        }
         if let mcp_agent_view::Class::Reference(reference) = &class {
             assert_eq!(shown.matches("[ref_").count(), 1, "one stub: {shown:?}");
             assert!(shown.matches(" \u{2014} ").count() <= 2, "a stub's own separators only: {shown:?}");
