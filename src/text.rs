@@ -129,8 +129,6 @@ pub(crate) fn mime_label(raw: &str) -> Option<Cow<'_, str>> {
     match restricted_essence(essence) {
         Some(false) => Some(Cow::Borrowed(essence)),
         Some(true) => Some(Cow::Owned(essence.to_ascii_lowercase())),
-        // Cleaning changes only what is not printable ASCII.
-        None if essence.bytes().all(|b| b.is_ascii_graphic()) => None,
         None => {
             let mut cleaned = String::new();
             push_clean_to(&mut cleaned, essence, 2 * 127 + 1);
@@ -555,6 +553,8 @@ mod tests {
             ("/plain", None),
             ("text/", None),
             ("-text/plain", None),
+            ("text/-plain", None),
+            ("text/.", None),
             ("text /plain", None),
             ("text/pl ain", None),
             ("text/[ref_x]", None),
@@ -565,6 +565,9 @@ mod tests {
         let long = format!("a/{}", "b".repeat(127));
         assert_eq!(mime_label(&long).as_deref(), Some(long.as_str()));
         assert_eq!(mime_label(&format!("a/{}", "b".repeat(128))), None);
+        let long = format!("{}/b", "a".repeat(127));
+        assert_eq!(mime_label(&long).as_deref(), Some(long.as_str()));
+        assert_eq!(mime_label(&format!("{}/b", "a".repeat(128))), None);
     }
 
     #[test]
