@@ -351,3 +351,35 @@ fn a_json_error_says_its_line_and_column_on_every_path() {
     let unrecognized = mcp_agent_view::Message::parse(b"42").unwrap_err();
     assert_eq!((unrecognized.line(), unrecognized.column()), (None, None));
 }
+
+#[test]
+fn an_error_key_outside_json_rpc_costs_no_content_on_any_path() {
+    // Only a response (`jsonrpc` or `id` beside it) is failed by its `error`.
+    for (json, shown) in [
+        (
+            r#"{"content":[{"type":"text","text":"hi"}],"error":{"code":1,"message":"m"}}"#,
+            "hi",
+        ),
+        (r#"{"error":"x","content":[{"type":"text","text":"hi"}]}"#, "hi"),
+        (r#"{"resultType":"complete","error":"x"}"#, ""),
+        (r#"{"resultType":"complete","contents":29,"error":"x"}"#, ""),
+        (
+            r#"{"id":1,"error":{"code":1,"message":"m"}}"#,
+            "[request failed: error 1: m]",
+        ),
+    ] {
+        let message = Message::parse(json.as_bytes()).unwrap();
+        let options = HistoryOptions::default();
+        assert_eq!(
+            history(json.as_bytes(), &registry(), &options).unwrap(),
+            shown,
+            "{json}"
+        );
+        assert_eq!(history(&message, &registry(), &options).unwrap(), shown, "{json}");
+        let from_bytes = convert(json.as_bytes(), Provenance::PushEvent, &registry(), &neutral()).unwrap();
+        let from_message = convert(&message, Provenance::PushEvent, &registry(), &neutral()).unwrap();
+        assert_eq!(from_bytes, from_message, "{json}");
+        let result = tool_result(json.as_bytes(), "t", "toolu_1", &registry(), &neutral());
+        assert_eq!(result.is_error, shown.starts_with("[request failed"), "{json}");
+    }
+}

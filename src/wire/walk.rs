@@ -492,9 +492,13 @@ impl<'a> MessageShape<'a> {
         self.0.kind == Some(ShapeKind::Prompt)
     }
 
-    /// The JSON-RPC error, where the message is one.
+    /// The JSON-RPC error, where the message is one (an `error` beside no `jsonrpc` or `id`
+    /// makes none).
     pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
-        self.0.rpc_error.as_deref()
+        self.0
+            .rpc_error
+            .as_deref()
+            .filter(|_| self.0.kind == Some(ShapeKind::RpcError))
     }
 
     /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
