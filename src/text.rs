@@ -173,12 +173,7 @@ pub(crate) fn type_label(raw: &str) -> Option<String> {
 /// (`main.r&://host`, `://host`): a reader takes it for a URL. Full-width forms
 /// (`ｈｔｔｐｓ：／／`) read as the ASCII they stand for.
 pub(crate) fn holds_absolute_url(text: &str) -> bool {
-    let full_width = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c);
-    if !text.is_ascii() && text.chars().any(full_width) {
-        let ascii = |c: char| char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
-        let folded: String = text.chars().map(|c| if full_width(c) { ascii(c) } else { c }).collect();
-        return holds_absolute_url(&folded);
-    }
+    let text = &*ascii_forms(text);
     let is_scheme = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
     let colons = text.bytes().enumerate().filter(|&(_, b)| b == b':');
     for (colon, _) in colons {
@@ -198,11 +193,23 @@ pub(crate) fn holds_absolute_url(text: &str) -> bool {
     false
 }
 
+/// `text` with its full-width forms (U+FF01 to U+FF5E: `ｈｔｔｐｓ：／／`) read as the ASCII
+/// they stand for, as a reader reads them.
+fn ascii_forms(text: &str) -> Cow<'_, str> {
+    let full_width = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c);
+    if text.is_ascii() || !text.chars().any(full_width) {
+        return Cow::Borrowed(text);
+    }
+    let ascii = |c: char| char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
+    Cow::Owned(text.chars().map(|c| if full_width(c) { ascii(c) } else { c }).collect())
+}
+
 /// Whether a cleaned `label` holds `uri`, or any part of it a credential may be in: the uri
 /// itself, its userinfo, query or fragment whole, each of their `&`/`;`-separated pairs, and
 /// each name or value of three characters or more in them, as written or percent-decoded.
-/// Compared without regard to ASCII case.
+/// Compared without regard to ASCII case, full-width forms read as ASCII (`ｔｏｋｅｎ`).
 pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
+    let label = &*ascii_forms(label);
     let holds = |part: &str| {
         !part.is_empty()
             && (contains_ignoring_case(label, part)
@@ -624,6 +631,8 @@ mod tests {
             "pa$$word",
             "pa%24%24word",
             "me:pa%24%24word",
+            "\u{FF33}\u{FF25}\u{FF23}\u{FF32}\u{FF25}\u{FF34}\u{FF11}\u{FF12}\u{FF13}",
+            "copy of \u{FF53}ecret123",
         ] {
             assert!(mentions_uri(label, uri), "{label:?}");
         }

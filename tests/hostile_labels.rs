@@ -58,6 +58,7 @@ fn piece(secrets: &Secrets, uri: &str) -> Vec<String> {
         split(&secrets.password, "\u{E0041}"),
         format!("at={}", secrets.fragment),
         format!("user:{}", secrets.password),
+        full_width(&secrets.query),
         "https://evil.example/x".to_owned(),
         "HTTPS\u{FF1A}\u{FF0F}\u{FF0F}evil.example".to_owned(),
         "data:text/plain,hi".to_owned(),
@@ -77,9 +78,35 @@ fn piece(secrets: &Secrets, uri: &str) -> Vec<String> {
     ]
 }
 
+/// `s` in full-width forms (`Ｑ１２`), which a reader reads as the ASCII they stand for.
+fn full_width(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if ('!'..='~').contains(&c) {
+                char::from_u32(u32::from(c) + 0xFEE0).unwrap_or(c)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// `s` with its full-width forms read as ASCII.
+fn ascii_forms(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if ('\u{FF01}'..='\u{FF5E}').contains(&c) {
+                char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// A label of one to four pieces, as indexes into [`piece`].
 fn label_pieces() -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(0usize..24, 1..5)
+    prop::collection::vec(0usize..25, 1..5)
 }
 
 fn label(pieces: &[usize], secrets: &Secrets, uri: &str) -> String {
@@ -156,11 +183,11 @@ proptest! {
     ) {
         let uri = secrets.uri("https");
         let labels = pieces.clone().map(|p| label(&p, &secrets, &uri));
-        let plain = pieces.map(|p| label(&p.iter().map(|i| 9 + i % 15).collect::<Vec<_>>(), &secrets, &uri));
+        let plain = pieces.map(|p| label(&p.iter().map(|i| 10 + i % 15).collect::<Vec<_>>(), &secrets, &uri));
         let blocks = || blocks(&labels, &plain, &secrets);
         let input = json!({"content": blocks()});
         for out in everything_read(&input) {
-            let lower = out.to_ascii_lowercase();
+            let lower = ascii_forms(&out).to_ascii_lowercase();
             for secret in secrets.all() {
                 prop_assert!(!lower.contains(&secret.to_ascii_lowercase()), "{} in {}", secret, out);
             }
