@@ -97,16 +97,18 @@ fn by_uri(text: &str, registry: &ReferenceRegistry) -> String {
         .fold(text.to_owned(), |text, (rank, record)| text.replace(&record.id, &format!("uri_{rank:013}")))
 }
 
-/// `text` with every id's characters written as `?`.
+/// `text` with the characters of every id (`[ref_` and 13 digits or lowercase letters) written
+/// as `?`.
 fn without_ids(text: &str) -> String {
-    let mut out = text.to_owned();
+    let mut out = text.as_bytes().to_vec();
     for (at, _) in text.match_indices("[ref_") {
-        if let Some(id) = out.get(at + 5..at + 18) {
-            let blank = "?".repeat(id.len());
-            out.replace_range(at + 5..at + 18, &blank);
+        if let Some(id) = out.get_mut(at + 5..at + 18) {
+            if id.iter().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()) {
+                id.fill(b'?');
+            }
         }
     }
-    out
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The distinct `ref_` ids `text` shows.
