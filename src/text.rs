@@ -207,13 +207,17 @@ fn ascii_forms(text: &str) -> Cow<'_, str> {
 /// Whether a cleaned `label` holds `uri`, or any part of it a credential may be in: the uri
 /// itself, its userinfo, query or fragment whole, each of their `&`/`;`-separated pairs, and
 /// each name or value of three characters or more in them, as written or percent-decoded.
-/// Compared without regard to ASCII case, full-width forms read as ASCII (`ｔｏｋｅｎ`).
+/// Compared without regard to ASCII case, full-width forms read as ASCII (`ｔｏｋｅｎ`), the
+/// label as written and percent-decoded.
 pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
-    let label = &*ascii_forms(label);
+    let label = ascii_forms(label);
+    let decoded = percent_decoded(&label);
+    let labels = [Some(&*label), decoded.as_deref()];
     let holds = |part: &str| {
-        !part.is_empty()
-            && (contains_ignoring_case(label, part)
-                || percent_decoded(part).is_some_and(|d| !d.is_empty() && contains_ignoring_case(label, &d)))
+        let part_decoded = percent_decoded(part);
+        let parts = [Some(part), part_decoded.as_deref()];
+        let mut parts = parts.iter().flatten().filter(|p| !p.is_empty());
+        parts.any(|p| labels.iter().flatten().any(|label| contains_ignoring_case(label, p)))
     };
     if holds(uri) {
         return true;
@@ -633,6 +637,8 @@ mod tests {
             "me:pa%24%24word",
             "\u{FF33}\u{FF25}\u{FF23}\u{FF32}\u{FF25}\u{FF34}\u{FF11}\u{FF12}\u{FF13}",
             "copy of \u{FF53}ecret123",
+            "copy of %53ECRET123",
+            "%70%61%24%24word",
         ] {
             assert!(mentions_uri(label, uri), "{label:?}");
         }
