@@ -335,13 +335,15 @@ impl<'a> ObjectWalk<'a> {
     }
 }
 
-/// What an object that is no block is, from the keys it had.
+/// What an object that is no block is, from the keys it had. Only a JSON-RPC message (a
+/// `jsonrpc` or `id` beside it) is failed by its `error`; any other keeps none.
 fn decide<'a>(mut shape: Shape<'a>, seen: &Seen, result: Option<Shape<'a>>, outer: bool) -> Result<Shape<'a>, Error> {
+    let rpc_error = shape.rpc_error.take();
     if seen.rpc {
         if let Some(result) = result {
             return Ok(result);
         }
-        if let Some(error) = shape.rpc_error.take() {
+        if let Some(error) = rpc_error {
             return Ok(Shape {
                 rpc_error: Some(error),
                 ..Shape::of(ShapeKind::RpcError)
@@ -492,13 +494,9 @@ impl<'a> MessageShape<'a> {
         self.0.kind == Some(ShapeKind::Prompt)
     }
 
-    /// The JSON-RPC error, where the message is one (an `error` beside no `jsonrpc` or `id`
-    /// makes none).
+    /// The JSON-RPC error, where the message is one.
     pub(crate) fn rpc_error(&self) -> Option<&RpcError<'a>> {
-        self.0
-            .rpc_error
-            .as_deref()
-            .filter(|_| self.0.kind == Some(ShapeKind::RpcError))
+        self.0.rpc_error.as_deref()
     }
 
     /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
