@@ -100,15 +100,7 @@ fn by_uri(text: &str, registry: &ReferenceRegistry) -> String {
 /// `text` with the characters of every id (`[ref_` and 13 digits or lowercase letters) written
 /// as `?`.
 fn without_ids(text: &str) -> String {
-    let mut out = text.as_bytes().to_vec();
-    for (at, _) in text.match_indices("[ref_") {
-        if let Some(id) = out.get_mut(at + 5..at + 18) {
-            if id.iter().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()) {
-                id.fill(b'?');
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_default()
+    ids(text).iter().fold(text.to_owned(), |out, id| out.replace(&format!("[{id}"), "[ref_?????????????"))
 }
 
 /// The distinct `ref_` ids `text` shows.
