@@ -606,6 +606,51 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
+    /// Reads the next value as [`Reader::skip`] does, and gives where each object and array in
+    /// it that spans at least `min_len` bytes starts and ends (past its closing bracket),
+    /// ordered by where they start: for [`Reader::step_over`] on a later reading.
+    pub(crate) fn spans(&mut self, min_len: usize) -> Result<Vec<(usize, usize)>, Error> {
+        let mut spans = Vec::new();
+        // Each open container: where it starts, whether it is an object, its state.
+        let mut open: Vec<(usize, bool, Seq)> = Vec::new();
+        let mut at_value = true;
+        loop {
+            if at_value {
+                let peek = self.peek()?;
+                let start = self.pos;
+                match peek {
+                    Peek::Object => open.push((start, true, self.object()?)),
+                    Peek::Array => open.push((start, false, self.array()?)),
+                    _ => self.skip()?,
+                }
+            }
+            let Some((start, object, seq)) = open.last_mut() else {
+                break;
+            };
+            at_value = if *object {
+                self.next_key(seq)?.is_some()
+            } else {
+                self.next_element(seq)?
+            };
+            if !at_value {
+                let start = *start;
+                open.pop();
+                if self.pos - start >= min_len {
+                    spans.push((start, self.pos));
+                }
+            }
+        }
+        // Pushed as each closed: inner ones first.
+        spans.sort_unstable();
+        Ok(spans)
+    }
+
+    /// Steps over the value at the reader's position, which an earlier reading of the same
+    /// input ([`Reader::spans`]) found to end at `end`.
+    pub(crate) fn step_over(&mut self, end: usize) {
+        self.pos = end;
+    }
+
     /// Skips the next value, whatever it is; nested values without recursion, and without
     /// allocating: which brackets are open is a bit a level.
     pub(crate) fn skip(&mut self) -> Result<(), Error> {
@@ -1197,6 +1242,34 @@ mod tests {
         while let Some(key) = r.next_key(&mut seq).unwrap() {
             assert_eq!(key.text(), "type");
             r.skip().unwrap();
+        }
+    }
+
+    #[test]
+    fn spans_are_where_long_containers_start_and_end_in_order() {
+        let json = r#" {"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}} "#;
+        let mut r = Reader::new(json.as_bytes());
+        let spans = r.spans(5).unwrap();
+        assert_eq!(r.position(), json.len() - 1, "the value read whole");
+        let texts: Vec<&str> = spans.iter().map(|&(start, end)| &json[start..end]).collect();
+        assert_eq!(
+            texts,
+            [
+                r#"{"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}}"#,
+                r#"[1, {"b": "cc"}, []]"#,
+                r#"{"b": "cc"}"#,
+                r#"{"e": [[]]}"#,
+            ]
+        );
+        assert!(Reader::new(b"1").spans(0).unwrap().is_empty());
+        // Bad JSON fails as a skip fails, at the same place.
+        for bad in [r#"{"a": [1, }"#, r#"[{"a" 1}]"#, r#"{"a": "\q"}"#, "[[[["] {
+            let skipped = Reader::new(bad.as_bytes()).skip().unwrap_err();
+            assert_eq!(
+                Reader::new(bad.as_bytes()).spans(0).unwrap_err().to_string(),
+                skipped.to_string(),
+                "{bad}"
+            );
         }
     }
 

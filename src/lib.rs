@@ -98,8 +98,8 @@ pub use wire::{Block, Message};
 /// the lanes from the same room; `docs/markers.md` lists them all.
 pub mod markers {
     pub use crate::render::{
-        DISPLAYED_TO_USER, EMPTY_TEXT, MESSAGE_MAX_CHARS, NO_CONTENT, READ_TWICE_TOO_DEEP, SCRIPT_MAX_DEPTH,
-        TOOL_ERROR, TOOL_ERROR_LINE, TOO_DEEP, WITHHELD,
+        DISPLAYED_TO_USER, EMPTY_TEXT, MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE,
+        TOO_DEEP, WITHHELD,
     };
     pub use crate::text::{base64_decoded_len, clean_label, format_size, LABEL_MAX_CHARS};
 }

@@ -174,11 +174,6 @@ pub const SCRIPT_MAX_DEPTH: usize = crate::json::MAX_DEPTH;
 /// What stands in for a value nested deeper than [`SCRIPT_MAX_DEPTH`].
 pub const TOO_DEEP: &str = "[nesting too deep: content below depth 127 not shown]";
 
-/// What the script lane shows for an object it would have to read again past its bound: one
-/// whose key comes twice, or whose shape changes as its keys come, is read again with all it
-/// holds; nested in each other at every level, each level would double the work.
-pub const READ_TWICE_TOO_DEEP: &str = "[object not shown: objects read twice nest too deep]";
-
 /// `[image: image/png, ~3KB]`, `[file: text/plain, ~2KB, not text: invalid UTF-8]`.
 fn media_marker(out: &mut String, label: &str, mime: Option<&str>, size: Option<u64>, note: Option<&str>) {
     out.push('[');

@@ -2,11 +2,12 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::classify::{classify_block, is_block, object_shape, BlockField, ObjectKeys, ObjectShape as Shape};
+use crate::classify::{classify_block, is_block, object_shape, BlockField, FieldSet, ObjectKeys, ObjectShape as Shape};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
@@ -18,7 +19,7 @@ use crate::wire::{
     key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
 };
 
-use crate::render::{READ_TWICE_TOO_DEEP, SCRIPT_MAX_DEPTH, TOO_DEEP};
+use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 
 /// Shows a script's result (a content array, `structuredContent`, any JSON) to the agent.
 ///
@@ -84,17 +85,15 @@ fn pruned(value: &Value, depth: usize) -> Value {
 }
 
 fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> Result<String, Error> {
-    let lane = Lane {
+    let mut lane = Lane {
         provenance: Provenance::ScriptResult,
         media: Some(target),
         stubs: RefCell::new(Stubs::new(registry)),
-        first: 0,
         next: Cell::new(Object::Top),
         content_is_blocks: true,
-        read_again: Cell::new(0),
-        read_again_max: read_again_max(bytes.len()),
+        spans: Vec::new(),
     };
-    let mut out = transcode(bytes, &lane)?;
+    let mut out = transcode(bytes, &mut lane)?;
     // Only now is it known which stubs are shown.
     registry.register_shown(&lane.stubs.into_inner(), |at, id| write_id(&mut out, at, id));
     Ok(out)
@@ -109,18 +108,16 @@ fn script_bytes(bytes: &[u8], registry: &ReferenceRegistry, target: &Target) -> 
 pub(crate) fn structured_text(json: &str, stubs: &mut Stubs<'_>, provenance: Provenance) -> String {
     let first = stubs.len();
     let registry = stubs.registry();
-    let lane = Lane {
+    let mut lane = Lane {
         provenance,
         media: None,
         stubs: RefCell::new(std::mem::replace(stubs, Stubs::new(registry))),
-        first,
         next: Cell::new(Object::Other),
         content_is_blocks: false,
-        read_again: Cell::new(0),
-        read_again_max: read_again_max(json.len()),
+        spans: Vec::new(),
     };
     // Fail closed: the raw text could hold the uris this walk exists to take out.
-    let text = transcode(json.as_bytes(), &lane);
+    let text = transcode(json.as_bytes(), &mut lane);
     *stubs = lane.stubs.into_inner();
     text.unwrap_or_else(|_| {
         stubs.truncate(first);
@@ -128,14 +125,12 @@ pub(crate) fn structured_text(json: &str, stubs: &mut Stubs<'_>, provenance: Pro
     })
 }
 
-/// The most a walk of `len` bytes may read again.
-fn read_again_max(len: usize) -> usize {
-    len.saturating_mul(READ_AGAIN_TIMES).saturating_add(READ_AGAIN_SLACK)
-}
-
 /// The walk of the JSON in `bytes`, its stubs left in `lane.stubs`.
-fn transcode(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
+fn transcode(bytes: &[u8], lane: &mut Lane<'_>) -> Result<String, Error> {
     let mut reader = Reader::new(bytes);
+    // Bad JSON fails here, where the walk would have failed first.
+    lane.spans = reader.clone().spans(SPAN_MIN)?;
+    let lane = &*lane;
     let mut out = String::with_capacity(bytes.len().min(1 << 20));
     // Only an object at the top is a JSON-RPC message.
     if reader.peek()? != Peek::Object {
@@ -148,9 +143,8 @@ fn transcode(bytes: &[u8], lane: &Lane<'_>) -> Result<String, Error> {
 
 /// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
 ///
-/// With `first_type`, an object whose first key is a string `type` is read as a block at once,
-/// and copied only where it turns out to be none; that copy reads its values without
-/// `first_type`, so that no value is read more than twice however deep such objects nest.
+/// With `first_type`, an object whose first key is a string `type` (or whose keys and scalar
+/// values make a block) is read as a block at once, and copied where it turns out to be none.
 fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     match r.peek()? {
         Peek::Object => transcode_object(r, out, lane, first_type),
@@ -195,146 +189,155 @@ fn copy_array<'a>(
     Ok(())
 }
 
-/// An object's `type`.
-#[derive(Default)]
-enum TypeKey<'k> {
-    #[default]
-    Absent,
-    NotString,
-    Is(Cow<'k, str>),
-}
-
-/// The keys that tell whether an object is a block, on both walks, for
-/// [`object_shape`] to decide on.
-#[derive(Default)]
-struct Keys<'k> {
-    type_name: TypeKey<'k>,
-    present: ObjectKeys<'static>,
-}
-
-impl Keys<'_> {
-    /// Notes a key whose value is no string `type` (a `type` of another kind is no type).
-    fn saw(&mut self, name: &[u8]) {
-        match name {
-            b"type" => self.type_name = TypeKey::NotString,
-            name => {
-                if let Some(field) = BlockField::of(name) {
-                    self.present.fields.insert(field);
-                }
-            }
-        }
-    }
-
-    fn shape(&self) -> Shape {
-        let type_name = match &self.type_name {
-            TypeKey::Is(t) => Some(&**t),
-            TypeKey::Absent | TypeKey::NotString => None,
-        };
-        object_shape(&ObjectKeys {
-            type_name,
-            ..self.present
-        })
-    }
-}
-
 fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
     let this = lane.next.replace(Object::Other);
-    let start_in = r.position();
-    let start_mark = r.mark();
-    // Most blocks name their type first: read it as one, once.
-    if first_type {
-        let mut block_reader = r.clone();
-        let shown = read_block_if_type_first(&mut block_reader, |block, present| {
-            let shown = block.type_name().is_some_and(|t| is_block(t, present));
-            if shown {
-                write_shown(out, &block, lane);
-            }
-            shown
-        })?;
-        match shown {
-            Some(true) => {
-                *r = block_reader;
-                return Ok(());
-            }
-            Some(false) => {
-                let start_out = out.len();
-                if copy_object(r, out, lane, true, false, this)? == Copied::Repeated {
-                    cut(out, start_out, lane);
-                    return copy_last_wins(r, start_mark, out, lane, this);
-                }
-                return Ok(());
-            }
-            None => {}
+    match first_type.then(|| shown_at_once(r, out, lane)).transpose()? {
+        Some(Some(true)) => Ok(()),
+        // Read whole already: what it holds is read without `first_type`, so that no value is
+        // read whole more than twice however deep such objects nest.
+        Some(Some(false)) => copy_object(r, out, lane, false, this),
+        Some(None) | None => copy_object(r, out, lane, first_type, this),
+    }
+}
+
+/// Shows the object at `r` where it is read as a block at once: most blocks name their type
+/// first, and a link as servers write it (`name`, `uri`, …, `type`) is told by its keys where
+/// its values are all scalars. `Some(true)` where it was shown (`r` past it), `Some(false)`
+/// where it named a type first and is no block, `None` where neither told (`r` where it stood).
+/// Apart from the walk's recursion, so that what it reads does not stand on the stack of every
+/// level.
+#[inline(never)]
+fn shown_at_once(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<Option<bool>, Error> {
+    let mut block_reader = r.clone();
+    let shown = read_block_if_type_first(&mut block_reader, |block, present| {
+        let shown = block.type_name().is_some_and(|t| is_block(t, present));
+        if shown {
+            write_shown(out, &block, lane);
         }
-        // A block whose type comes later (as servers write a link: `name`, `uri`, …, `type`)
-        // is told by its keys, where its values are all scalars, and read once.
-        let mut flat_reader = r.clone();
-        if let Some((block, keys)) = read_flat_block(&mut flat_reader) {
-            match object_shape(&ObjectKeys {
-                type_name: block.type_name(),
-                ..keys
-            }) {
-                Shape::Block => {
-                    write_shown(out, &block, lane);
-                    *r = flat_reader;
-                    return Ok(());
+        shown
+    })?;
+    if shown.is_some() {
+        if shown == Some(true) {
+            *r = block_reader;
+        }
+        return Ok(shown);
+    }
+    let mut flat_reader = r.clone();
+    let Some((block, keys)) = read_flat_block(&mut flat_reader) else {
+        return Ok(None);
+    };
+    match object_shape(&ObjectKeys {
+        type_name: block.type_name(),
+        ..keys
+    }) {
+        Shape::Block => {
+            write_shown(out, &block, lane);
+            *r = flat_reader;
+        }
+        Shape::ResourceContents => write_shown(out, &read_resource_contents(r)?, lane),
+        Shape::Plain => return Ok(None),
+    }
+    Ok(Some(true))
+}
+
+/// Shows an object its first key did not tell: its keys read first, each value stepped over,
+/// so that what it is is decided before anything of it is written. A block (or a read
+/// resource's contents) is then read from its start as one; any other object is copied, every
+/// value transcoded, as `serde_json` reads it where a key comes twice.
+fn copy_object(
+    r: &mut Reader<'_>,
+    out: &mut String,
+    lane: &Lane<'_>,
+    first_type: bool,
+    this: Object,
+) -> Result<(), Error> {
+    let start = r.mark();
+    let mut names = KeySet::default();
+    let mut repeated = false;
+    let mut type_at = None;
+    let mut fields = FieldSet::default();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        repeated |= !names.insert(&key);
+        match &*key_name(&key) {
+            b"type" => type_at = Some(r.mark()),
+            name => {
+                if let Some(field) = BlockField::of(name) {
+                    fields.insert(field);
                 }
-                Shape::ResourceContents => {
-                    write_shown(out, &read_resource_contents(r)?, lane);
-                    return Ok(());
-                }
-                Shape::Plain => {}
             }
+        }
+        lane.step_over(r)?;
+    }
+    let end = r.mark();
+    let mut type_name = None;
+    if let Some(at) = type_at {
+        r.rewind(at);
+        if r.peek()? == Peek::String {
+            type_name = Some(r.string()?.text());
         }
     }
-    let start_out = out.len();
-    let (shape, skipped) = match copy_object(r, out, lane, false, first_type, this)? {
-        Copied::Shape(shape, skipped) => (shape, skipped),
-        Copied::Repeated => {
-            cut(out, start_out, lane);
-            return copy_last_wins(r, start_mark, out, lane, this);
-        }
-    };
-    if shape == Shape::Plain {
-        if skipped {
-            // Its keys looked like a block's for a while, and some values were not copied.
-            cut(out, start_out, lane);
-            if !lane.read_again(r.position() - start_in) {
-                write_str(out, READ_TWICE_TOO_DEEP);
-                return Ok(());
+    r.rewind(start);
+    match object_shape(&ObjectKeys {
+        type_name: type_name.as_deref(),
+        fields,
+    }) {
+        Shape::Plain => {
+            out.push('{');
+            let mut first = true;
+            if repeated {
+                for (key, name, mark) in last_values(r, lane)? {
+                    if !this.hides(&name) {
+                        out_key(out, &mut first, &key);
+                        r.rewind(mark);
+                        transcode_member(&name, r, out, lane, first_type, this)?;
+                    }
+                }
+            } else {
+                let mut seq = r.object()?;
+                while let Some(key) = r.next_key(&mut seq)? {
+                    let name = key_name(&key);
+                    if this.hides(&name) {
+                        lane.step_over(r)?;
+                    } else {
+                        out_key(out, &mut first, &key);
+                        transcode_member(&name, r, out, lane, first_type, this)?;
+                    }
+                }
             }
-            copy_object(
-                &mut r.reader_between(start_in, r.position()),
-                out,
-                lane,
-                true,
-                first_type,
-                this,
-            )?;
+            out.push('}');
         }
-        return Ok(());
+        Shape::ResourceContents => write_shown(out, &read_resource_contents(r)?, lane),
+        Shape::Block => write_shown(out, &read_block(r)?, lane),
     }
-    cut(out, start_out, lane);
-    let mut again = r.reader_between(start_in, r.position());
-    let block = match shape {
-        Shape::ResourceContents => read_resource_contents(&mut again)?,
-        _ => read_block(&mut again)?,
-    };
-    write_shown(out, &block, lane);
+    r.rewind(end);
     Ok(())
 }
 
-/// The object whose start `r` marked, read again as [`copy_object_last_wins`] reads it; `r`
-/// ends past it.
-fn copy_last_wins(
-    r: &mut Reader<'_>,
-    start: Mark,
-    out: &mut String,
-    lane: &Lane<'_>,
-    this: Object,
-) -> Result<(), Error> {
-    r.rewind(start);
-    copy_object_last_wins(r, out, lane, this)
+/// A member of an object: its key, as written and as a name, and where its value stands.
+type Member<'a> = (RawStr<'a>, Cow<'a, [u8]>, Mark);
+
+/// The members of the object at `r` as `serde_json` reads them where a key comes twice: each
+/// key once, at its first place (as JavaScript's and Python's JSON keep it), with where its
+/// last value stands.
+#[inline(never)]
+fn last_values<'a>(r: &mut Reader<'a>, lane: &Lane<'_>) -> Result<Vec<Member<'a>>, Error> {
+    let mut members: Vec<Member<'a>> = Vec::new();
+    // Where each name stands in `members`: one lookup a key, however many the object has.
+    let mut places: HashMap<Cow<'a, [u8]>, usize> = HashMap::new();
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        let name = key_name(&key);
+        match places.entry(name.clone()) {
+            Entry::Occupied(at) => members[*at.get()].2 = r.mark(),
+            Entry::Vacant(place) => {
+                place.insert(members.len());
+                members.push((key, name, r.mark()));
+            }
+        }
+        lane.step_over(r)?;
+    }
+    Ok(members)
 }
 
 /// Writes a block as the lane shows it, in the neutral JSON `script` gives (keys in its
@@ -380,12 +383,6 @@ fn push_escaped(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
-/// Cuts `out` back to `len`, forgetting the stubs written past it.
-fn cut(out: &mut String, len: usize, lane: &Lane<'_>) {
-    out.truncate(len);
-    lane.stubs.borrow_mut().forget_from(lane.first, len);
-}
-
 /// A string as JSON: as it stands where nothing in it needs escaping (most strings), else
 /// escaped as `serde_json` escapes. Tells whether it stood as it was.
 fn write_str(out: &mut String, s: &str) -> bool {
@@ -398,128 +395,6 @@ fn write_str(out: &mut String, s: &str) -> bool {
         push_escaped(out, s);
     }
     plain
-}
-
-/// What copying an object found.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Copied {
-    /// Its shape, and whether some values were skipped (its keys looked like a block's for a
-    /// while, so it will be read again).
-    Shape(Shape, bool),
-    /// A key came twice: the copy stopped there, and the object is to be read as
-    /// `serde_json` reads it, the last value of each key.
-    Repeated,
-}
-
-/// Copies an object to `out`, its values transcoded, and tells what it is. Once its keys show
-/// a block (and `copy_all` is off), the rest of its values are skipped: it will be read again.
-fn copy_object(
-    r: &mut Reader<'_>,
-    out: &mut String,
-    lane: &Lane<'_>,
-    copy_all: bool,
-    first_type: bool,
-    this: Object,
-) -> Result<Copied, Error> {
-    let mut keys = Keys::default();
-    let mut names = KeySet::default();
-    let mut skipped = false;
-    let mut seq = r.object()?;
-    out.push('{');
-    let mut first = true;
-    while let Some(key) = r.next_key(&mut seq)? {
-        if !names.insert(&key) {
-            return Ok(Copied::Repeated);
-        }
-        let name = key_name(&key);
-        if this.hides(&name) {
-            r.skip()?;
-            continue;
-        }
-        let is_string = r.peek()? == Peek::String;
-        out_key(out, &mut first, &key);
-        match &*name {
-            b"type" if is_string => {
-                let raw = r.string()?;
-                keys.type_name = TypeKey::Is(raw.text());
-                out_string(out, &raw);
-                continue;
-            }
-            _ => keys.saw(&name),
-        }
-        if copy_all || keys.shape() == Shape::Plain {
-            transcode_member(&name, r, out, lane, first_type, this)?;
-        } else {
-            r.skip()?;
-            skipped = true;
-        }
-    }
-    out.push('}');
-    Ok(Copied::Shape(
-        if copy_all { Shape::Plain } else { keys.shape() },
-        skipped,
-    ))
-}
-
-/// Shows an object with a repeated key as `serde_json` reads it: each key once, at its first
-/// place (as JavaScript's and Python's JSON keep it), with its last value; a block where its
-/// keys make one. Two passes: the first finds each key's last value, the second copies them.
-fn copy_object_last_wins(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, this: Object) -> Result<(), Error> {
-    let start = r.mark();
-    let start_at = r.position();
-    let mut members: Vec<(RawStr<'_>, Cow<'_, [u8]>, Mark)> = Vec::new();
-    // Where each name stands in `members`: one lookup a key, however many the object has.
-    let mut places: HashMap<Cow<'_, [u8]>, usize> = HashMap::new();
-    let mut seq = r.object()?;
-    while let Some(key) = r.next_key(&mut seq)? {
-        let name = key_name(&key);
-        let mark = r.mark();
-        if let Some(&at) = places.get(&name) {
-            members[at].2 = mark;
-        } else {
-            places.insert(name.clone(), members.len());
-            members.push((key, name, mark));
-        }
-        r.skip()?;
-    }
-    let end = r.mark();
-    if !lane.read_again(r.position() - start_at) {
-        write_str(out, READ_TWICE_TOO_DEEP);
-        return Ok(());
-    }
-    let mut keys = Keys::default();
-    for (_, name, mark) in &members {
-        if &**name == b"type" {
-            r.rewind(*mark);
-            if r.peek()? == Peek::String {
-                keys.type_name = TypeKey::Is(r.string()?.text());
-                continue;
-            }
-        }
-        keys.saw(name);
-    }
-    match keys.shape() {
-        Shape::Plain => {
-            out.push('{');
-            let mut first = true;
-            for (key, name, mark) in members.iter().filter(|(_, name, _)| !this.hides(name)) {
-                out_key(out, &mut first, key);
-                r.rewind(*mark);
-                transcode_member(name, r, out, lane, true, this)?;
-            }
-            out.push('}');
-        }
-        shape => {
-            r.rewind(start);
-            let block = match shape {
-                Shape::ResourceContents => read_resource_contents(r)?,
-                _ => read_block(r)?,
-            };
-            write_shown(out, &block, lane);
-        }
-    }
-    r.rewind(end);
-    Ok(())
 }
 
 /// Where an object stands, for what of it the model may read.
@@ -594,8 +469,6 @@ struct Lane<'r> {
     /// takes back is never registered. Those of the block being shown are at their places in
     /// its text until it is written.
     stubs: RefCell<Stubs<'r>>,
-    /// The first of `stubs` that the walk wrote: those before are the caller's.
-    first: usize,
     /// What the next object the walk meets is: the top of a message, the `error` of one, or
     /// any other; taken by that object.
     next: Cell<Object>,
@@ -603,27 +476,27 @@ struct Lane<'r> {
     /// message's are (a script's result holds tool results); not in a tool's own
     /// `structuredContent`, whose data is its own.
     content_is_blocks: bool,
-    /// How many bytes of objects the walk has read again, and the most it may: see
-    /// [`Lane::read_again`].
-    read_again: Cell<usize>,
-    read_again_max: usize,
+    /// Where each container of the input at least [`SPAN_MIN`] bytes long starts and ends,
+    /// found before the walk: an object's keys are read before anything of it is written,
+    /// stepping over its values, and the walk then reads the values it shows.
+    spans: Vec<(usize, usize)>,
 }
 
-/// How much a walk may read again, past its one reading of the input: this many times the
-/// input, and [`READ_AGAIN_SLACK`] bytes.
-const READ_AGAIN_TIMES: usize = 8;
-const READ_AGAIN_SLACK: usize = 64 * 1024;
+/// The shortest container [`Lane::spans`] notes. A shorter one is read again by each object
+/// that holds it within these bytes (a few), rather than noted: sixteen bytes for each `[]`
+/// would be more than the input.
+const SPAN_MIN: usize = 128;
 
 impl Lane<'_> {
-    /// Counts an object of `bytes` read again (a key came twice, or its shape changed as its
-    /// keys came); `false` past the walk's bound, where it is shown as
-    /// [`READ_TWICE_TOO_DEEP`] instead. An object read again is read with all it holds, and
-    /// an object inside it may be read again too: nested so at every level, each level
-    /// doubles the work, and the bound keeps the walk linear in its input.
-    fn read_again(&self, bytes: usize) -> bool {
-        let total = self.read_again.get().saturating_add(bytes);
-        self.read_again.set(total);
-        total <= self.read_again_max
+    /// Steps over the value at `r`: at once where it is a container [`Lane::spans`] noted.
+    fn step_over(&self, r: &mut Reader<'_>) -> Result<(), Error> {
+        if let Peek::Object | Peek::Array = r.peek()? {
+            if let Ok(at) = self.spans.binary_search_by_key(&r.position(), |&(start, _)| start) {
+                r.step_over(self.spans[at].1);
+                return Ok(());
+            }
+        }
+        r.skip()
     }
 }
 
