@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::classify::{classify_block, is_block, object_shape, BlockField, FieldSet, ObjectKeys, ObjectShape as Shape};
+use crate::classify::{classify_block, object_shape, BlockField, FieldSet, ObjectKeys, ObjectShape as Shape};
 use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
@@ -15,9 +15,7 @@ use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::provider::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance};
-use crate::wire::{
-    key_name, nests_too_deep, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, Block,
-};
+use crate::wire::{key_name, nests_too_deep, read_block, read_resource_contents, Block};
 
 use crate::render::{SCRIPT_MAX_DEPTH, TOO_DEEP};
 
@@ -136,19 +134,16 @@ fn transcode(bytes: &[u8], lane: &mut Lane<'_>) -> Result<String, Error> {
     if reader.peek()? != Peek::Object {
         lane.next.set(Object::Other);
     }
-    transcode_value(&mut reader, &mut out, lane, true)?;
+    transcode_value(&mut reader, &mut out, lane)?;
     reader.finish()?;
     Ok(out)
 }
 
 /// Copies the next value to `out`, every block in it replaced. The reader bounds the depth.
-///
-/// With `first_type`, an object whose first key is a string `type` (or whose keys and scalar
-/// values make a block) is read as a block at once, and copied where it turns out to be none.
-fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
     match r.peek()? {
-        Peek::Object => transcode_object(r, out, lane, first_type),
-        Peek::Array => copy_array(r, out, |r, out| transcode_value(r, out, lane, first_type)),
+        Peek::Object => transcode_object(r, out, lane),
+        Peek::Array => copy_array(r, out, |r, out| transcode_value(r, out, lane)),
         Peek::String => {
             let raw = r.string()?;
             out_string(out, &raw);
@@ -189,68 +184,12 @@ fn copy_array<'a>(
     Ok(())
 }
 
-fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, first_type: bool) -> Result<(), Error> {
+/// Shows an object: its keys read first, each value stepped over, so that what it is is
+/// decided before anything of it is written. A block (or a read resource's contents) is then
+/// read from its start as one; any other object is copied, every value transcoded, as
+/// `serde_json` reads it where a key comes twice.
+fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
     let this = lane.next.replace(Object::Other);
-    match first_type.then(|| shown_at_once(r, out, lane)).transpose()? {
-        Some(Some(true)) => Ok(()),
-        // Read whole already: what it holds is read without `first_type`, so that no value is
-        // read whole more than twice however deep such objects nest.
-        Some(Some(false)) => copy_object(r, out, lane, false, this),
-        Some(None) | None => copy_object(r, out, lane, first_type, this),
-    }
-}
-
-/// Shows the object at `r` where it is read as a block at once: most blocks name their type
-/// first, and a link as servers write it (`name`, `uri`, …, `type`) is told by its keys where
-/// its values are all scalars. `Some(true)` where it was shown (`r` past it), `Some(false)`
-/// where it named a type first and is no block, `None` where neither told (`r` where it stood).
-/// Apart from the walk's recursion, so that what it reads does not stand on the stack of every
-/// level.
-#[inline(never)]
-fn shown_at_once(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<Option<bool>, Error> {
-    let mut block_reader = r.clone();
-    let shown = read_block_if_type_first(&mut block_reader, |block, present| {
-        let shown = block.type_name().is_some_and(|t| is_block(t, present));
-        if shown {
-            write_shown(out, &block, lane);
-        }
-        shown
-    })?;
-    if shown.is_some() {
-        if shown == Some(true) {
-            *r = block_reader;
-        }
-        return Ok(shown);
-    }
-    let mut flat_reader = r.clone();
-    let Some((block, keys)) = read_flat_block(&mut flat_reader) else {
-        return Ok(None);
-    };
-    match object_shape(&ObjectKeys {
-        type_name: block.type_name(),
-        ..keys
-    }) {
-        Shape::Block => {
-            write_shown(out, &block, lane);
-            *r = flat_reader;
-        }
-        Shape::ResourceContents => write_shown(out, &read_resource_contents(r)?, lane),
-        Shape::Plain => return Ok(None),
-    }
-    Ok(Some(true))
-}
-
-/// Shows an object its first key did not tell: its keys read first, each value stepped over,
-/// so that what it is is decided before anything of it is written. A block (or a read
-/// resource's contents) is then read from its start as one; any other object is copied, every
-/// value transcoded, as `serde_json` reads it where a key comes twice.
-fn copy_object(
-    r: &mut Reader<'_>,
-    out: &mut String,
-    lane: &Lane<'_>,
-    first_type: bool,
-    this: Object,
-) -> Result<(), Error> {
     let start = r.mark();
     let mut names = KeySet::default();
     let mut repeated = false;
@@ -290,7 +229,7 @@ fn copy_object(
                     if !this.hides(&name) {
                         out_key(out, &mut first, &key);
                         r.rewind(mark);
-                        transcode_member(&name, r, out, lane, first_type, this)?;
+                        transcode_member(&name, r, out, lane, this)?;
                     }
                 }
             } else {
@@ -301,7 +240,7 @@ fn copy_object(
                         lane.step_over(r)?;
                     } else {
                         out_key(out, &mut first, &key);
-                        transcode_member(&name, r, out, lane, first_type, this)?;
+                        transcode_member(&name, r, out, lane, this)?;
                     }
                 }
             }
@@ -424,7 +363,6 @@ fn transcode_member(
     r: &mut Reader<'_>,
     out: &mut String,
     lane: &Lane<'_>,
-    first_type: bool,
     this: Object,
 ) -> Result<(), Error> {
     match (name, r.peek()?) {
@@ -434,9 +372,9 @@ fn transcode_member(
         }),
         (b"error", Peek::Object) if this == Object::Top => {
             lane.next.set(Object::Error);
-            transcode_value(r, out, lane, first_type)
+            transcode_value(r, out, lane)
         }
-        _ => transcode_value(r, out, lane, first_type),
+        _ => transcode_value(r, out, lane),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Reading one block: by its type's own fields where its type comes first, else with every
-//! field a block may have; and the flat reading the script lane tells a block by.
+//! field a block may have.
 
 // The readers of a block's fields are inlined into the one function that reads a block: called,
 // the blocks and keys they return go through memory, where the processor waits on them.
@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use super::{Annotations, Block, Role};
 use crate::classify::kinds::{
     contents_kind, contents_not_an_object, embedded_kind, media_kind, not_an_object, text_kind, Base64, BlockField,
-    BlockKind, Body, Field, FieldSet, FieldSource, Fields, MediaKind, ObjectKeys, Scalar,
+    BlockKind, Body, Field, FieldSource, Fields, MediaKind, Scalar,
 };
 use crate::error::Error;
 use crate::json::{Peek, RawStr, Reader, Seq};
@@ -133,40 +133,17 @@ pub(crate) fn read_block<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
         return Ok(Block::bare(not_an_object()));
     }
     let start = r.mark();
-    if let TypeFirst::Read(block, _) = read_type_first(r)? {
+    if let TypeFirst::Read(block) = read_type_first(r)? {
         return Ok(block);
     }
     r.rewind(start);
-    Ok(read_every_field(r)?.0)
-}
-
-/// Reads the object at the reader's position as a block where its first key is a string
-/// `type`, and hands it to `then` with the identifying fields it had; `None`, and the reader
-/// where it stood, where it is not. The block is handed on where it was read: returned, it
-/// was copied while its fields were still being stored, and the copy waited on them.
-pub(crate) fn read_block_if_type_first<'a, T>(
-    r: &mut Reader<'a>,
-    then: impl FnOnce(Block<'a>, FieldSet) -> T,
-) -> Result<Option<T>, Error> {
-    let start = r.mark();
-    match read_type_first(r)? {
-        TypeFirst::Read(block, present) => Ok(Some(then(block, present))),
-        TypeFirst::Other => {
-            r.rewind(start);
-            let (block, present) = read_every_field(r)?;
-            Ok(Some(then(block, present)))
-        }
-        TypeFirst::No => {
-            r.rewind(start);
-            Ok(None)
-        }
-    }
+    read_every_field(r)
 }
 
 /// What [`read_type_first`] found.
 enum TypeFirst<'a> {
     /// The block, read with its type's fields.
-    Read(Block<'a>, FieldSet),
+    Read(Block<'a>),
     /// A string `type` first, but a block its type's reader does not take (another type, or
     /// a field of another kind): to be read with every field.
     Other,
@@ -207,51 +184,18 @@ fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
 }
 
 /// Reads a block with every field a block may have, in any order.
-fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<(Block<'a>, FieldSet), Error> {
-    let read = read_fields::<false>(r)?;
-    // Never `None`: only a flat read stops.
-    Ok(read.unwrap_or_else(|| (Block::bare(not_an_object()), FieldSet::default())))
-}
-
-/// The object at the reader's position read as a block, as [`read_every_field`] reads it,
-/// where it is flat: every key a field of a block ([`BlockField`]) and every value a scalar;
-/// with the fields it had, which tell it from other objects
-/// ([`object_shape`](crate::classify::object_shape) decides). `None` at its first other key
-/// or value, the reader then anywhere inside it: an object that is not flat is no block the
-/// script lane can tell by its keys alone, and no value is read here that the lane would read
-/// again (however deep objects nest). `None` too where it is no JSON: the lane's own reading
-/// tells the error.
-pub(crate) fn read_flat_block<'a>(r: &mut Reader<'a>) -> Option<(Block<'a>, ObjectKeys<'static>)> {
-    let (block, fields) = read_fields::<true>(r).ok()??;
-    Some((
-        block,
-        ObjectKeys {
-            type_name: None,
-            fields,
-        },
-    ))
-}
-
-/// [`read_every_field`], and where `FLAT`, [`read_flat_block`]'s reading: `None` at a key no
-/// block reads or a value that is an object or an array.
-#[inline(always)]
-fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block<'a>, FieldSet)>, Error> {
+fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
     let start = r.position();
     let mut seq = r.object()?;
     let mut f = Fields::default();
     let mut annotations = None;
     let mut meta = None;
-    // Where `FLAT`, whether the value at the reader is no scalar.
-    let compound = |r: &mut Reader<'a>| FLAT && matches!(r.peek(), Ok(Peek::Object | Peek::Array));
     // A link as the everything server writes it, its type last: each key compared where it
     // stands, and read as any other field.
     macro_rules! eat {
         ($key:literal, $field:ident) => {{
             let found = r.eat_key(&mut seq, $key);
             if found {
-                if compound(r) {
-                    return Ok(None);
-                }
                 BlockField::$field.read(r, &mut f)?;
             }
             found
@@ -264,26 +208,20 @@ fn read_fields<'a, const FLAT: bool>(r: &mut Reader<'a>) -> Result<Option<(Block
         }
     }
     while let Some(k) = r.next_key(&mut seq)? {
-        let field = BlockField::of(&key_name(&k));
-        if FLAT && (field.is_none() || compound(r)) {
-            return Ok(None);
-        }
-        match field {
+        match BlockField::of(&key_name(&k)) {
             Some(BlockField::Annotations) => annotations = read_annotations(r)?,
             Some(BlockField::Meta) => meta = Some(read_raw(r)?),
             Some(field) => field.read(r, &mut f)?,
             None => r.skip()?,
         }
     }
-    let fields = f.seen;
     let raw = || r.text_between(start, r.position());
     let kind = f.kind(raw);
-    let block = Block {
+    Ok(Block {
         kind,
         annotations,
         meta,
-    };
-    Ok(Some((block, fields)))
+    })
 }
 
 impl<'a> FieldSource<'a> for Reader<'a> {
@@ -328,14 +266,11 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a
             _ => r.skip()?,
         }
     }
-    let present = FieldSet::of(if text.is_some() { &[BlockField::Text] } else { &[] });
-    let kind = text_kind(text);
-    let block = Block {
-        kind,
+    Ok(TypeFirst::Read(Block {
+        kind: text_kind(text),
         annotations,
         meta,
-    };
-    Ok(TypeFirst::Read(block, present))
+    }))
 }
 
 /// The rest of an `image` or `audio` block whose type came first: `data`, `mimeType`,
@@ -368,17 +303,11 @@ fn read_media_block<'a>(r: &mut Reader<'a>, seq: &mut Seq, kind: MediaKind) -> R
             _ => return Ok(TypeFirst::Other),
         }
     }
-    let present = FieldSet::of(if matches!(data, Field::Absent) {
-        &[]
-    } else {
-        &[BlockField::Data]
-    });
-    let block = Block {
+    Ok(TypeFirst::Read(Block {
         kind: media_kind(kind, data, mime_type, false, false, None),
         annotations,
         meta,
-    };
-    Ok(TypeFirst::Read(block, present))
+    }))
 }
 
 /// The rest of a `resource` block whose type came first: `resource`, `annotations` and
@@ -399,17 +328,11 @@ fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirs
             _ => return Ok(TypeFirst::Other),
         }
     }
-    let present = FieldSet::of(if resource.is_some() {
-        &[BlockField::Resource]
-    } else {
-        &[]
-    });
-    let block = Block {
+    Ok(TypeFirst::Read(Block {
         kind: embedded_kind(resource),
         annotations,
         meta,
-    };
-    Ok(TypeFirst::Read(block, present))
+    }))
 }
 
 /// A block's `resource` field: an embedded resource's kind, or `Err` where it is no object.
@@ -463,51 +386,6 @@ pub(crate) fn read_resource_contents<'a>(r: &mut Reader<'a>) -> Result<Block<'a>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A flat object is read as the field bag reads it, with the keys that tell what it is;
-    /// any other is not read.
-    #[test]
-    fn a_flat_object_is_read_with_its_keys() {
-        fn flat(json: &str) -> Option<(Block<'_>, ObjectKeys<'static>)> {
-            read_flat_block(&mut Reader::new(json.as_bytes()))
-        }
-        let keys = |json: &str| {
-            let (block, keys) = flat(json).unwrap_or_else(|| panic!("{json} is flat"));
-            let every = read_every_field(&mut Reader::new(json.as_bytes())).unwrap().0;
-            assert_eq!(block, every, "{json}");
-            [
-                BlockField::Text,
-                BlockField::Data,
-                BlockField::Uri,
-                BlockField::Resource,
-                BlockField::Blob,
-                BlockField::MimeType,
-            ]
-            .map(|field| keys.fields.has(field))
-        };
-        let link = r#"{"name":"r","uri":"demo://r","description":"d","mimeType":"text/plain","type":"resource_link"}"#;
-        assert_eq!(keys(link), [false, false, true, false, false, true]);
-        assert_eq!(flat(link).unwrap().0.type_name(), Some("resource_link"));
-        assert_eq!(
-            keys(r#"{"uri":"file:///a","blob":"aGk="}"#),
-            [false, false, true, false, true, false]
-        );
-        assert_eq!(
-            keys(r#"{"text":"t","data":"aGk=","resource":"x","uri":"u"}"#),
-            [true, true, true, true, false, false]
-        );
-        assert_eq!(keys(r#"{"name":"r"}"#), [false; 6]);
-        for not_flat in [
-            r#"{"name":"r","title":"t"}"#,
-            r#"{"uri":"u","text":{"a":1}}"#,
-            r#"{"uri":"u","mimeType":"text/plain","annotations":{}}"#,
-            r#"{"name":["r"]}"#,
-            r#"{"name":"r","uri":"u","description":{},"mimeType":"m","type":"resource_link"}"#,
-            r#"{"name":"r""#,
-        ] {
-            assert!(flat(not_flat).is_none(), "{not_flat}");
-        }
-    }
 
     /// Block bodies, each read with a `type` before and after it.
     const BODIES: &[&str] = &[
@@ -563,19 +441,18 @@ mod tests {
     fn type_first_reads_as_every_field_does() {
         let read = |json: &str| {
             let mut r = Reader::new(json.as_bytes());
-            let read = read_block_if_type_first(&mut r, |block, present| (block, present)).unwrap();
-            let (block, present) = read.unwrap_or_else(|| read_every_field(&mut r).unwrap());
+            let block = read_block(&mut r).unwrap();
             r.finish().unwrap();
-            (block.into_owned(), present)
+            block.into_owned()
         };
         let every_field = |json: &str| {
             let mut r = Reader::new(json.as_bytes());
-            let (block, present) = read_every_field(&mut r).unwrap();
+            let block = read_every_field(&mut r).unwrap();
             r.finish().unwrap();
-            (block.into_owned(), present)
+            block.into_owned()
         };
         // A block as read, less the spaces of the raw JSON text it keeps as it came.
-        let unspaced = |(mut block, _): (Block<'static>, FieldSet)| {
+        let unspaced = |mut block: Block<'static>| {
             let unspace = |raw: &mut Cow<'static, str>| *raw = Cow::Owned(raw.replace(' ', ""));
             block.meta.as_mut().map(unspace);
             if let BlockKind::Unknown { raw, .. } = &mut block.kind {
@@ -599,26 +476,18 @@ mod tests {
                     let spaced = json.replace("\":", "\": ");
                     assert_eq!(unspaced(read(&spaced)), unspaced(read(json)), "{spaced}");
                 }
-                // Whichever reader took it, a block is what reading every field makes of it,
-                // and is a block alike (each reader tells the fields its type is known by).
+                // Whichever reader took it, a block is what reading every field makes of it.
                 for (json, read) in [(&first, &a), (&last, &b)] {
-                    let every = every_field(json);
-                    assert_eq!(read.0, every.0, "{json}");
-                    assert_eq!(
-                        crate::classify::is_block(ty, read.1),
-                        crate::classify::is_block(ty, every.1),
-                        "{json}"
-                    );
+                    assert_eq!(*read, every_field(json), "{json}");
                 }
                 // Where the type is said once, its place does not matter (an unknown block
                 // keeps its own text, which differs in order alone).
-                if let (BlockKind::Unknown { raw, .. }, BlockKind::Unknown { raw: other, .. }) =
-                    (&mut a.0.kind, &b.0.kind)
+                if let (BlockKind::Unknown { raw, .. }, BlockKind::Unknown { raw: other, .. }) = (&mut a.kind, &b.kind)
                 {
                     raw.clone_from(other);
                 }
                 if !body.contains(r#""type""#) {
-                    assert_eq!(a.0, b.0, "{first}");
+                    assert_eq!(a, b, "{first}");
                 }
             }
         }

@@ -16,9 +16,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-pub(crate) use self::block::{
-    key_name, read_block, read_block_if_type_first, read_flat_block, read_resource_contents, read_text,
-};
+pub(crate) use self::block::{key_name, read_block, read_resource_contents, read_text};
 pub(crate) use self::walk::{walk, Sink};
 use crate::classify::kinds::{not_json, own, own_opt, too_deep};
 pub use crate::classify::kinds::{
