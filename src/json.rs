@@ -606,25 +606,30 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
-    /// Reads the next value as [`Reader::skip`] does, and gives where each object and array in
-    /// it that spans at least `min_len` bytes starts and ends (past its closing bracket),
-    /// ordered by where they start: for [`Reader::step_over`] on a later reading.
+    /// Reads the next value as [`Reader::skip`] does, and gives where containers in it start
+    /// and end (past the closing bracket), ordered by where they start: for
+    /// [`Reader::step_over`] on a later reading. Noted are the values of an object's members
+    /// (what a reader of the object's keys steps over) at least `min_len` bytes long for each
+    /// container noted in them and themselves, so that the notes take at most one for each
+    /// `min_len` bytes of input, however deep containers nest.
     pub(crate) fn spans(&mut self, min_len: usize) -> Result<Vec<(usize, usize)>, Error> {
         let mut spans = Vec::new();
-        // Each open container: where it starts, whether it is an object, its state.
-        let mut open: Vec<(usize, bool, Seq)> = Vec::new();
+        // Each open container: where it starts, whether it is an object, its state, whether it
+        // is a member's value, and how many containers are noted in it.
+        let mut open: Vec<(usize, bool, Seq, bool, usize)> = Vec::new();
         let mut at_value = true;
         loop {
             if at_value {
                 let peek = self.peek()?;
                 let start = self.pos;
+                let member = open.last().is_some_and(|&(_, object, ..)| object);
                 match peek {
-                    Peek::Object => open.push((start, true, self.object()?)),
-                    Peek::Array => open.push((start, false, self.array()?)),
+                    Peek::Object => open.push((start, true, self.object()?, member, 0)),
+                    Peek::Array => open.push((start, false, self.array()?, member, 0)),
                     _ => self.skip()?,
                 }
             }
-            let Some((start, object, seq)) = open.last_mut() else {
+            let Some((_, object, seq, ..)) = open.last_mut() else {
                 break;
             };
             at_value = if *object {
@@ -633,10 +638,15 @@ impl<'a> Reader<'a> {
                 self.next_element(seq)?
             };
             if !at_value {
-                let start = *start;
-                open.pop();
-                if self.pos - start >= min_len {
+                let Some((start, _, _, member, mut noted)) = open.pop() else {
+                    break;
+                };
+                if member && self.pos - start >= min_len.saturating_mul(noted + 1) {
                     spans.push((start, self.pos));
+                    noted += 1;
+                }
+                if let Some(parent) = open.last_mut() {
+                    parent.4 += noted;
                 }
             }
         }
@@ -645,50 +655,61 @@ impl<'a> Reader<'a> {
         Ok(spans)
     }
 
-    /// Steps over the value at the reader's position, which an earlier reading of the same
-    /// input ([`Reader::spans`]) found to end at `end`.
-    pub(crate) fn step_over(&mut self, end: usize) {
-        self.pos = end;
-    }
-
     /// Skips the next value, whatever it is; nested values without recursion, and without
     /// allocating: which brackets are open is a bit a level.
     pub(crate) fn skip(&mut self) -> Result<(), Error> {
+        self.step_over(&[])
+    }
+
+    /// Skips the next value as [`Reader::skip`] does, stepping at once to the end of each
+    /// container in it that `spans` (from [`Reader::spans`] over the same input) notes.
+    pub(crate) fn step_over(&mut self, spans: &[(usize, usize)]) -> Result<(), Error> {
         // Bit n of `objects` is set where the bracket open at depth n (from here) is an object.
         let mut objects: u128 = 0;
         let mut open = 0u32;
         let base = self.depth;
         loop {
             // A value.
-            match self.peek()? {
-                Peek::Object => {
-                    self.pos += 1;
-                    self.enter()?;
-                    objects |= 1 << open;
-                    open += 1;
-                    if !self.skip_member(true, &mut open)? {
-                        continue;
+            let peek = self.peek()?;
+            let noted = match peek {
+                Peek::Object | Peek::Array if !spans.is_empty() => {
+                    spans.binary_search_by_key(&self.pos, |&(start, _)| start).ok()
+                }
+                _ => None,
+            };
+            if let Some(at) = noted {
+                self.pos = spans[at].1;
+            } else {
+                match peek {
+                    Peek::Object => {
+                        self.pos += 1;
+                        self.enter()?;
+                        objects |= 1 << open;
+                        open += 1;
+                        if !self.skip_member(true, &mut open)? {
+                            continue;
+                        }
                     }
-                }
-                Peek::Array => {
-                    self.pos += 1;
-                    self.enter()?;
-                    objects &= !(1 << open);
-                    open += 1;
-                    if !self.skip_member(false, &mut open)? {
-                        continue;
+                    Peek::Array => {
+                        self.pos += 1;
+                        self.enter()?;
+                        objects &= !(1 << open);
+                        open += 1;
+                        if !self.skip_member(false, &mut open)? {
+                            continue;
+                        }
                     }
+                    Peek::String => {
+                        self.string()?;
+                    }
+                    Peek::Number => {
+                        self.number()?;
+                    }
+                    Peek::Bool => {
+                        self.boolean()?;
+                    }
+                    Peek::Null => self.null()?,
                 }
-                Peek::String => {
-                    self.string()?;
-                }
-                Peek::Number => {
-                    self.number()?;
-                }
-                Peek::Bool => {
-                    self.boolean()?;
-                }
-                Peek::Null => self.null()?,
             }
             // After a value: a comma and the next member, or close brackets.
             loop {
@@ -1246,21 +1267,28 @@ mod tests {
     }
 
     #[test]
-    fn spans_are_where_long_containers_start_and_end_in_order() {
-        let json = r#" {"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}} "#;
+    fn spans_are_where_long_member_values_start_and_end_in_order() {
+        let json = r#" {"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}, "f": {"g": {"h": [0, 0]}}} "#;
         let mut r = Reader::new(json.as_bytes());
         let spans = r.spans(5).unwrap();
         assert_eq!(r.position(), json.len() - 1, "the value read whole");
         let texts: Vec<&str> = spans.iter().map(|&(start, end)| &json[start..end]).collect();
+        // Not the whole (no member's value), `{"b": "cc"}` (an array's item) nor `[[]]` (short).
         assert_eq!(
             texts,
             [
-                r#"{"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}}"#,
                 r#"[1, {"b": "cc"}, []]"#,
-                r#"{"b": "cc"}"#,
                 r#"{"e": [[]]}"#,
+                r#"{"g": {"h": [0, 0]}}"#,
+                r#"{"h": [0, 0]}"#,
+                "[0, 0]"
             ]
         );
+        // A container is noted where it holds `min_len` bytes for each noted in it and itself.
+        let thin = r#"{"a":{"a":{"a":{"a":"0123456789"}}}}"#;
+        let spans = Reader::new(thin.as_bytes()).spans(12).unwrap();
+        let texts: Vec<&str> = spans.iter().map(|&(start, end)| &thin[start..end]).collect();
+        assert_eq!(texts, [r#"{"a":{"a":"0123456789"}}"#, r#"{"a":"0123456789"}"#]);
         assert!(Reader::new(b"1").spans(0).unwrap().is_empty());
         // Bad JSON fails as a skip fails, at the same place.
         for bad in [r#"{"a": [1, }"#, r#"[{"a" 1}]"#, r#"{"a": "\q"}"#, "[[[["] {

@@ -103,6 +103,21 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
             .collect();
         format!(r#"{{"contents":[{}]}}"#, items.join(","))
     };
+    // Objects and arrays nested 120 deep, each level a few bytes: what the script lane notes
+    // of where containers end, to step over them, stays a fraction of the input.
+    let deep_nests = {
+        let objects = format!(
+            "{}\"{}\"{}",
+            r#"{"k":1,"a":"#.repeat(120),
+            "x".repeat(130),
+            "}".repeat(120)
+        );
+        let arrays = format!("{}\"{}\"{}", "[".repeat(120), "x".repeat(130), "]".repeat(120));
+        format!(
+            r#"{{"content":[],"structuredContent":[{}]}}"#,
+            repeat(&format!("{objects},{arrays}"), 2_000_000)
+        )
+    };
     let targets = [
         Target::neutral(),
         Target::anthropic(),
@@ -117,6 +132,7 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
         ("distinct links", distinct_links),
         ("links to one uri", same_link),
         ("read-resource contents", contents),
+        ("deep nests", deep_nests),
     ] {
         let bytes = input.into_bytes();
         let mut peaks = Vec::new();

@@ -414,27 +414,21 @@ struct Lane<'r> {
     /// message's are (a script's result holds tool results); not in a tool's own
     /// `structuredContent`, whose data is its own.
     content_is_blocks: bool,
-    /// Where each container of the input at least [`SPAN_MIN`] bytes long starts and ends,
-    /// found before the walk: an object's keys are read before anything of it is written,
-    /// stepping over its values, and the walk then reads the values it shows.
+    /// Where containers of the input start and end ([`Reader::spans`]), found before the walk:
+    /// an object's keys are read before anything of it is written, stepping over its values,
+    /// and the walk then reads the values it shows.
     spans: Vec<(usize, usize)>,
 }
 
-/// The shortest container [`Lane::spans`] notes. A shorter one is read again by each object
-/// that holds it within these bytes (a few), rather than noted: sixteen bytes for each `[]`
-/// would be more than the input.
-const SPAN_MIN: usize = 128;
+/// The bytes of input for each container [`Lane::spans`] notes: its notes take at most half
+/// the input (sixteen bytes each), and a container not noted is read again only by the
+/// objects that hold it within a few such lengths.
+const SPAN_MIN: usize = 32;
 
 impl Lane<'_> {
-    /// Steps over the value at `r`: at once where it is a container [`Lane::spans`] noted.
+    /// Steps over the value at `r`, at once over each container [`Lane::spans`] noted.
     fn step_over(&self, r: &mut Reader<'_>) -> Result<(), Error> {
-        if let Peek::Object | Peek::Array = r.peek()? {
-            if let Ok(at) = self.spans.binary_search_by_key(&r.position(), |&(start, _)| start) {
-                r.step_over(self.spans[at].1);
-                return Ok(());
-            }
-        }
-        r.skip()
+        r.step_over(&self.spans)
     }
 }
 
