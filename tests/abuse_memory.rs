@@ -103,21 +103,6 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
             .collect();
         format!(r#"{{"contents":[{}]}}"#, items.join(","))
     };
-    // Objects and arrays nested 120 deep, each level a few bytes: what the script lane notes
-    // of where containers end, to step over them, stays a fraction of the input.
-    let deep_nests = {
-        let objects = format!(
-            "{}\"{}\"{}",
-            r#"{"k":1,"a":"#.repeat(120),
-            "x".repeat(130),
-            "}".repeat(120)
-        );
-        let arrays = format!("{}\"{}\"{}", "[".repeat(120), "x".repeat(130), "]".repeat(120));
-        format!(
-            r#"{{"content":[],"structuredContent":[{}]}}"#,
-            repeat(&format!("{objects},{arrays}"), 2_000_000)
-        )
-    };
     let targets = [
         Target::neutral(),
         Target::anthropic(),
@@ -132,7 +117,7 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
         ("distinct links", distinct_links),
         ("links to one uri", same_link),
         ("read-resource contents", contents),
-        ("deep nests", deep_nests),
+        ("deep nests", deep_nests()),
     ] {
         let bytes = input.into_bytes();
         let mut peaks = Vec::new();
@@ -183,4 +168,21 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
 /// A view written out as a host sends it, into nothing: what it costs beside the lane.
 fn write_out(view: &impl serde::Serialize) {
     serde_json::to_writer(std::io::sink(), view).unwrap();
+}
+
+/// Objects and arrays nested 120 deep, each level a few bytes, 2 MB of them: what the script
+/// lane notes of where containers end, to step over them, stays a fraction of the input.
+fn deep_nests() -> String {
+    let objects = format!(
+        "{}\"{}\"{}",
+        r#"{"k":1,"a":"#.repeat(120),
+        "x".repeat(130),
+        "}".repeat(120)
+    );
+    let arrays = format!("{}\"{}\"{}", "[".repeat(120), "x".repeat(130), "]".repeat(120));
+    let one = format!("{objects},{arrays}");
+    format!(
+        r#"{{"content":[],"structuredContent":[{}]}}"#,
+        vec![one.as_str(); 2_000_000 / one.len()].join(",")
+    )
 }
