@@ -1267,6 +1267,23 @@ mod tests {
     }
 
     #[test]
+    fn a_skipped_value_closes_each_bracket_with_its_own_kind() {
+        for bad in ["[1}", r#"{"a":1]"#, r#"[{"a":[1}]}]"#, r#"{"a":{"b":[1,2}}}"#] {
+            let skipped = Reader::new(bad.as_bytes()).skip().unwrap_err();
+            assert!(
+                skipped
+                    .to_string()
+                    .contains("expected `,` or the end of the object or array"),
+                "{bad}: {skipped}"
+            );
+            // Stepped over with notes that name none of its containers, alike.
+            let elsewhere = [(bad.len(), bad.len())];
+            let stepped = Reader::new(bad.as_bytes()).step_over(&elsewhere).unwrap_err();
+            assert_eq!(stepped.to_string(), skipped.to_string(), "{bad}");
+        }
+    }
+
+    #[test]
     fn spans_are_where_long_member_values_start_and_end_in_order() {
         let json = r#" {"a": [1, {"b": "cc"}, []], "d": {"e": [[]]}, "f": {"g": {"h": [0, 0]}}} "#;
         let mut r = Reader::new(json.as_bytes());
