@@ -746,11 +746,9 @@ pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crat
     use crate::input::{JsonSource, Source};
     let mut lines = Lines::default();
     match input.source() {
-        Source::Json(JsonSource::Bytes(bytes)) => {
-            crate::wire::walk(bytes, &mut lines)?;
-        }
+        Source::Json(JsonSource::Bytes(bytes)) => return Ok(crate::wire::walk(bytes, Lines::default)?.0.out),
         Source::Json(JsonSource::Value(value)) => {
-            crate::wire::walk(&crate::wire::json_of(value)?, &mut lines)?;
+            return Ok(crate::wire::walk(&crate::wire::json_of(value)?, Lines::default)?.0.out);
         }
         Source::Message(message) => message.blocks().for_each(|block| lines.add(block)),
         Source::Blocks(blocks) => blocks.iter().for_each(|block| lines.add(block)),
@@ -778,17 +776,6 @@ impl Lines {
 impl<'a> crate::wire::Sink<'a> for Lines {
     fn block(&mut self, block: Block<'a>) {
         self.add(&block);
-    }
-
-    type Mark = (usize, usize);
-
-    fn mark(&self) -> (usize, usize) {
-        (self.out.len(), self.count)
-    }
-
-    fn reset(&mut self, (len, count): (usize, usize)) {
-        self.out.truncate(len);
-        self.count = count;
     }
 }
 

@@ -116,8 +116,9 @@ fn convert_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
-    let mut sink = Streaming::new(Lane::new(provenance, Stubs::new(registry), target), bytes);
-    let shape = walk(bytes, &mut sink)?;
+    let (sink, shape) = walk(bytes, || {
+        Streaming::new(Lane::new(provenance, Stubs::new(registry), target), bytes)
+    })?;
     if let Some(error) = shape.rpc_error() {
         return Ok(rpc_error_converted(error));
     }
@@ -183,8 +184,9 @@ fn tool_outcome_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Outcome<'a>, Error> {
-    let mut sink = Streaming::new(Lane::new(Provenance::ToolResult, Stubs::new(registry), target), bytes);
-    let shape = walk(bytes, &mut sink)?;
+    let (sink, shape) = walk(bytes, || {
+        Streaming::new(Lane::new(Provenance::ToolResult, Stubs::new(registry), target), bytes)
+    })?;
     if let Some(error) = shape.rpc_error() {
         return Ok(Outcome::Failed(error.message.to_string()));
     }
@@ -231,12 +233,14 @@ pub(crate) fn prompt_blocks<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<PromptBlocks<'a>, Error> {
-    let mut lane = Lane::new(Provenance::Prompt, Stubs::new(registry), target);
-    // A prompt is written for the model, and has no place for what is held back.
-    lane.hold = false;
-    let mut sink = Streaming::new(lane, bytes);
-    sink.ends = Some(Ends::default());
-    let shape = walk(bytes, &mut sink)?;
+    let (mut sink, shape) = walk(bytes, || {
+        let mut lane = Lane::new(Provenance::Prompt, Stubs::new(registry), target);
+        // A prompt is written for the model, and has no place for what is held back.
+        lane.hold = false;
+        let mut sink = Streaming::new(lane, bytes);
+        sink.ends = Some(Ends::default());
+        sink
+    })?;
     if let Some(error) = shape.rpc_error() {
         return Ok(PromptBlocks {
             content: rpc_error_converted(error).content,
@@ -257,7 +261,7 @@ pub(crate) fn prompt_blocks<'a>(
 const HELD: usize = 1 << 31;
 
 /// The convert lane: each block converted as it comes, the stubs' ids written when the lane
-/// knows what it shows (what a walk takes back is never registered).
+/// is done.
 struct Lane<'a, 'r> {
     content: Vec<AgentBlock<'a>>,
     held_for_user: Vec<AgentBlock<'a>>,
@@ -327,22 +331,6 @@ impl<'a, 'r> Lane<'a, 'r> {
         self.stubs.moved_from(stubs, |at| (place as u64) << 32 | at);
     }
 
-    fn mark(&self) -> (usize, usize, usize, bool) {
-        (
-            self.content.len(),
-            self.held_for_user.len(),
-            self.stubs.len(),
-            self.has_text,
-        )
-    }
-
-    fn reset(&mut self, (content, held, stubs, has_text): (usize, usize, usize, bool)) {
-        self.content.truncate(content);
-        self.held_for_user.truncate(held);
-        self.stubs.truncate(stubs);
-        self.has_text = has_text;
-    }
-
     /// The blocks, with what a tool result shows beside them, every stub's id written.
     /// `tool`, for a tool result: its `isError` and its `structuredContent`.
     fn finish(mut self, tool: Option<(bool, Option<&str>)>) -> Converted<'a> {
@@ -408,21 +396,6 @@ impl<'a> Sink<'a> for Streaming<'a, '_> {
         let stubs = self.lane.stubs.len();
         let out = rebased(self.lane.convert(&block, for_user), &block, self.bytes);
         self.lane.keep(out, stubs, for_user);
-    }
-
-    type Mark = ((usize, usize, usize, bool), (usize, usize));
-
-    fn mark(&self) -> Self::Mark {
-        let ends = self.ends.as_ref().map_or((0, 0), |e| (e.at.len(), e.claimed.len()));
-        (self.lane.mark(), ends)
-    }
-
-    fn reset(&mut self, (lane, (at, claimed)): Self::Mark) {
-        self.lane.reset(lane);
-        if let Some(ends) = &mut self.ends {
-            ends.at.truncate(at);
-            ends.claimed.truncate(claimed);
-        }
     }
 
     fn end_prompt_message(&mut self, role: Option<Role<'a>>) {

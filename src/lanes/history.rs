@@ -84,10 +84,12 @@ fn rendered<'b, 'c: 'b, I: IntoIterator<Item = &'b Block<'c>>>(
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
-    let mut render = Render::new(Stubs::new(registry), options);
-    // Blobs shrink to markers: start small, however large the input.
-    render.out.reserve(bytes.len().min(64 * 1024));
-    let shape = walk(bytes, &mut render)?;
+    let (render, shape) = walk(bytes, || {
+        let mut render = Render::new(Stubs::new(registry), options);
+        // Blobs shrink to markers: start small, however large the input.
+        render.out.reserve(bytes.len().min(64 * 1024));
+        render
+    })?;
     if let Some(error) = shape.rpc_error() {
         return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
     }
@@ -104,8 +106,8 @@ struct Render<'r> {
     /// How many blocks were held back for the user, and whether a text block was shown.
     held: usize,
     has_text: bool,
-    /// The stubs written, registered when the string is done: what a reset or the budget
-    /// takes back is never registered.
+    /// The stubs written, registered when the string is done: what the budget cuts is
+    /// never registered.
     stubs: Stubs<'r>,
     provenance: Provenance,
 }
@@ -206,29 +208,6 @@ impl<'r> Render<'r> {
 impl<'a> Sink<'a> for Render<'_> {
     fn block(&mut self, block: Block<'a>) {
         self.push(&block);
-    }
-
-    type Mark = (usize, usize, usize, usize, bool);
-
-    fn mark(&self) -> Self::Mark {
-        (
-            self.out.len(),
-            self.atomic.as_ref().map_or(0, Vec::len),
-            self.count,
-            self.held,
-            self.has_text,
-        )
-    }
-
-    fn reset(&mut self, (out, atomic, count, held, has_text): Self::Mark) {
-        self.out.truncate(out);
-        self.stubs.forget_from(0, out);
-        if let Some(ranges) = self.atomic.as_mut() {
-            ranges.truncate(atomic);
-        }
-        self.count = count;
-        self.held = held;
-        self.has_text = has_text;
     }
 }
 

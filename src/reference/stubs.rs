@@ -13,9 +13,9 @@ use crate::classify::{Disposition, Reference, ReferenceSource};
 const ID_PLACEHOLDER: &str = "ref_?????????????";
 
 /// The stubs a lane has written and not yet registered, each a placeholder in its output.
-/// Reading has no side effects: a lane that takes back what it wrote (a container that turns
-/// out to be one block, a key given twice, a budget) registers only the stubs it kept, in
-/// order, when it is done, with [`ReferenceRegistry::register_shown`].
+/// Reading has no side effects: a lane that cuts what it wrote (the history lane's budget,
+/// `structuredContent` that cannot be read) registers only the stubs it kept, in order, when
+/// it is done, with [`ReferenceRegistry::register_shown`].
 ///
 /// A message may hold a million stubs: each is kept in a few bytes, its strings in
 /// [`Stubs::text`].

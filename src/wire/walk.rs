@@ -9,19 +9,24 @@ use crate::classify::kinds::{is_block_type, malformed, Scalar};
 use crate::error::{Error, ErrorKind};
 use crate::json::{whole_number, Peek, Reader};
 
-/// What decoding a message finds, in order. The one walk over a message reports to a sink:
+/// What decoding a message finds, in order: each block once, never taken back.
 /// [`Message::parse`] collects, a lane renders as it goes.
 pub(crate) trait Sink<'a> {
     /// A block of the message's content, prompt message or read resource.
     fn block(&mut self, block: Block<'a>);
-    /// Where the sink stands.
-    type Mark: Copy;
-    /// Saves where the sink stands, for [`Sink::reset`].
-    fn mark(&self) -> Self::Mark;
-    /// Forgets what was reported since `mark`: the object turned out to be one block.
-    fn reset(&mut self, mark: Self::Mark);
     /// The end of one prompt message, with its role.
     fn end_prompt_message(&mut self, _role: Option<Role<'a>>) {}
+}
+
+/// One walk over a message: its sink, and how it reads objects.
+struct Walker<S> {
+    sink: S,
+    /// Each object's keys are indexed before anything of it is reported: the second walk.
+    decided: bool,
+    /// The first walk reported blocks that a later key took back (an object that turned out
+    /// to be one block, a key given twice): its sink is dropped and the message walked again,
+    /// decided.
+    taken_back: bool,
 }
 
 /// What the walk learned of the message's shape beside its blocks.
@@ -63,17 +68,17 @@ fn unrecognized() -> Error {
     )
 }
 
-/// Walks a message at the reader's position, reporting its blocks to `sink`.
-fn walk_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<Shape<'a>, Error> {
+/// Walks a message at the reader's position, reporting its blocks to the walker's sink.
+fn walk_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<Shape<'a>, Error> {
     match r.peek()? {
         Peek::Array => {
             let mut items = r.array()?;
             while r.next_element(&mut items)? {
-                sink.block(read_block(r)?);
+                w.sink.block(read_block(r)?);
             }
             Ok(Shape::of(ShapeKind::Blocks))
         }
-        Peek::Object => walk_object(r, sink, true),
+        Peek::Object => walk_object(r, w, true),
         _ => {
             // JSON first, then the shape: bad bytes are a JSON error.
             r.skip()?;
@@ -134,42 +139,57 @@ const MESSAGE_KEYS: [&[u8]; 16] = [
 
 /// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block.
 ///
-/// One pass, blocks streamed to `sink` as they are read. Where the object turns out to be one
-/// block (a string `type`), or where more than one member streamed blocks (a key repeated, or
-/// two containers), the sink forgets them and the object is read again: as one block, or by
-/// [`walk_object_as_serde_json`].
-fn walk_object<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>, outer: bool) -> Result<Shape<'a>, Error> {
+/// The first walk reads it in one pass, blocks reported as they are read. Where the object
+/// turns out to be one block (a string `type`) after a member reported blocks, or where more
+/// than one member reported blocks (a key repeated, or two containers), those blocks were
+/// wrong: the walker notes it, and the message is walked again, each object decided first
+/// ([`walk_object_decided`]).
+// Inlined even unoptimized: objects nest 127 deep, and a frame between each two would cost
+// stack.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn walk_object<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>, outer: bool) -> Result<Shape<'a>, Error> {
+    if w.decided {
+        walk_object_decided(r, w, outer)
+    } else {
+        walk_object_streaming(r, w, outer)
+    }
+}
+
+fn walk_object_streaming<'a, S: Sink<'a>>(
+    r: &mut Reader<'a>,
+    w: &mut Walker<S>,
+    outer: bool,
+) -> Result<Shape<'a>, Error> {
     let start = r.position();
-    let mark = sink.mark();
     let mut walk = ObjectWalk::default();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
-        member(&key_name(&key), r, sink, &mut walk, outer)?;
+        member(&key_name(&key), r, w, &mut walk, outer)?;
+    }
+    if walk.streamed > 1 || walk.is_one_block() && walk.streamed > 0 {
+        w.taken_back = true;
+        return Ok(Shape::of(ShapeKind::NoContent));
     }
     if walk.is_one_block() {
-        // The object is one block: forget what its fields reported, and read it again as one.
-        sink.reset(mark);
+        // Nothing of it was reported: read it again as one block.
         let mut again = r.reader_between(start, r.position());
-        sink.block(read_block(&mut again)?);
+        w.sink.block(read_block(&mut again)?);
         return Ok(Shape::of(ShapeKind::Blocks));
-    }
-    if walk.streamed > 1 {
-        sink.reset(mark);
-        return walk_object_as_serde_json(&mut r.reader_between(start, r.position()), sink, outer);
     }
     walk.decide(outer)
 }
 
-/// Walks an object as `serde_json` reads it into a `Value`: each key's last value alone, and
-/// of `content`, `messages` and `contents` the one the message's shape takes (`content`,
-/// else an array `messages`, else an array `contents`). Two passes: the first finds where
-/// each key's last value stands; the second reads those values.
-fn walk_object_as_serde_json<'a>(
+/// Walks an object as `serde_json` reads it into a `Value`, deciding what it is before
+/// reporting anything of it: each key's last value alone, and of `content`, `messages` and
+/// `contents` the one the message's shape takes (`content`, else an array `messages`, else
+/// an array `contents`). Two passes: the first finds where each key's last value stands; the
+/// second reads those values, or the object as one block.
+fn walk_object_decided<'a, S: Sink<'a>>(
     r: &mut Reader<'a>,
-    sink: &mut impl Sink<'a>,
+    w: &mut Walker<S>,
     outer: bool,
 ) -> Result<Shape<'a>, Error> {
-    let sink_start = sink.mark();
     let start = r.mark();
     let mut last = [None; MESSAGE_KEYS.len()];
     let mut seq = r.object()?;
@@ -181,15 +201,24 @@ fn walk_object_as_serde_json<'a>(
     }
     let end = r.mark();
     let at = |name: &[u8]| MESSAGE_KEYS.iter().position(|n| *n == name).and_then(|k| last[k]);
-    let mut is_array = |name: &[u8]| -> Result<bool, Error> {
-        Ok(match at(name) {
-            Some(mark) => {
+    // What the last value of `name` is, the reader left at it.
+    let peek = |r: &mut Reader<'a>, name: &[u8]| -> Result<Option<Peek>, Error> {
+        at(name)
+            .map(|mark| {
                 r.rewind(mark);
-                r.peek()? == Peek::Array
-            }
-            None => false,
-        })
+                r.peek()
+            })
+            .transpose()
     };
+    // One block: a string `type`, and no `content` unless the type is a block type (as
+    // `ObjectWalk::is_one_block`).
+    if peek(r, b"type")? == Some(Peek::String)
+        && (at(b"content").is_none() || is_block_type(r.string()?.text().as_bytes()))
+    {
+        r.rewind(start);
+        w.sink.block(read_block(r)?);
+        return Ok(Shape::of(ShapeKind::Blocks));
+    }
     let rpc = at(b"jsonrpc").is_some() || at(b"id").is_some();
     let container: &[u8] = if outer && rpc && (at(b"result").is_some() || at(b"params").is_some()) {
         // A JSON-RPC response or notification: its result or params is the message, whatever
@@ -197,7 +226,7 @@ fn walk_object_as_serde_json<'a>(
         b""
     } else if at(b"content").is_some() {
         b"content"
-    } else if is_array(b"messages")? {
+    } else if peek(r, b"messages")? == Some(Peek::Array) {
         b"messages"
     } else {
         b"contents"
@@ -216,23 +245,17 @@ fn walk_object_as_serde_json<'a>(
             continue;
         }
         r.rewind(mark);
-        member(name, r, sink, &mut walk, outer)?;
-    }
-    if walk.is_one_block() {
-        sink.reset(sink_start);
-        r.rewind(start);
-        sink.block(read_block(r)?);
-        return Ok(Shape::of(ShapeKind::Blocks));
+        member(name, r, w, &mut walk, outer)?;
     }
     r.rewind(end);
     walk.decide(outer)
 }
 
 /// Reads one member of a message object, its key `name` read, into `walk`.
-fn member<'a>(
+fn member<'a, S: Sink<'a>>(
     name: &[u8],
     r: &mut Reader<'a>,
-    sink: &mut impl Sink<'a>,
+    w: &mut Walker<S>,
     walk: &mut ObjectWalk<'a>,
     outer: bool,
 ) -> Result<(), Error> {
@@ -248,7 +271,7 @@ fn member<'a>(
         b"result" | b"params" if outer => {
             walk.streamed += 1;
             *result = Some(if r.peek()? == Peek::Object {
-                walk_object(r, sink, false)?
+                walk_object(r, w, false)?
             } else {
                 r.skip()?;
                 Shape::of(ShapeKind::NoContent)
@@ -256,11 +279,7 @@ fn member<'a>(
         }
         b"payload" if !outer && r.peek()? == Peek::Object => {
             walk.streamed += 1;
-            // Its keys indexed first, then what they decide walked once: payloads nest in
-            // payloads, and a first pass taken back at each level would walk the innermost
-            // twice as often as the one above it (a message of 700 bytes, 24 levels deep,
-            // took seconds).
-            walk.payload = Some(walk_object_as_serde_json(r, sink, false)?);
+            walk.payload = Some(walk_object(r, w, false)?);
         }
         b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
         b"type" => {
@@ -277,7 +296,7 @@ fn member<'a>(
         b"content" => {
             walk.streamed += 1;
             seen.content = true;
-            read_content(r, sink)?;
+            read_content(r, w)?;
         }
         b"structuredContent" => {
             seen.structured = true;
@@ -296,7 +315,7 @@ fn member<'a>(
             shape.kind = Some(ShapeKind::Prompt);
             let mut items = r.array()?;
             while r.next_element(&mut items)? {
-                read_prompt_message(r, sink)?;
+                read_prompt_message(r, w)?;
             }
         }
         b"contents" if r.peek()? == Peek::Array => {
@@ -304,7 +323,7 @@ fn member<'a>(
             shape.kind.get_or_insert(ShapeKind::Resource);
             let mut items = r.array()?;
             while r.next_element(&mut items)? {
-                sink.block(read_resource_contents(r)?);
+                w.sink.block(read_resource_contents(r)?);
             }
         }
         b"messages" | b"contents" => {
@@ -369,46 +388,58 @@ fn decide<'a>(mut shape: Shape<'a>, seen: &Seen, result: Option<Shape<'a>>, oute
 }
 
 /// `content`: one block, or an array of blocks.
-fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+fn read_content<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<(), Error> {
     if r.peek()? == Peek::Array {
         let mut items = r.array()?;
         while r.next_element(&mut items)? {
-            sink.block(read_block(r)?);
+            w.sink.block(read_block(r)?);
         }
     } else {
-        sink.block(read_block(r)?);
+        w.sink.block(read_block(r)?);
     }
     Ok(())
 }
 
-fn read_prompt_message<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
+fn read_prompt_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<(), Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
-        sink.block(Block::bare(malformed(None, "prompt message is not an object")));
-        sink.end_prompt_message(None);
+        w.sink
+            .block(Block::bare(malformed(None, "prompt message is not an object")));
+        w.sink.end_prompt_message(None);
         return Ok(());
     }
     let mut role = None;
-    let mut has_content = false;
-    let mark = sink.mark();
+    // Where the last `content` stands: it counts, as in `serde_json`.
+    let mut content = None;
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
         match &*key_name(&key) {
             b"role" => role = read_text(r)?.map(Role::parse),
+            b"content" if w.decided => {
+                content = Some(r.mark());
+                r.skip()?;
+            }
             b"content" => {
-                // The last `content` counts, as in `serde_json`.
-                if std::mem::replace(&mut has_content, true) {
-                    sink.reset(mark);
-                }
-                read_content(r, sink)?;
+                // A second `content` takes back the blocks of the first.
+                w.taken_back |= content.replace(r.mark()).is_some();
+                read_content(r, w)?;
             }
             _ => r.skip()?,
         }
     }
-    if !has_content {
-        sink.block(Block::bare(malformed(None, "prompt message without content")));
+    match content {
+        Some(mark) if w.decided => {
+            let end = r.mark();
+            r.rewind(mark);
+            read_content(r, w)?;
+            r.rewind(end);
+        }
+        Some(_) => {}
+        None => w
+            .sink
+            .block(Block::bare(malformed(None, "prompt message without content"))),
     }
-    sink.end_prompt_message(role);
+    w.sink.end_prompt_message(role);
     Ok(())
 }
 
@@ -451,17 +482,6 @@ impl<'a> Sink<'a> for Collect<'a> {
         self.blocks.push(block);
     }
 
-    type Mark = (usize, usize);
-
-    fn mark(&self) -> (usize, usize) {
-        (self.blocks.len(), self.messages.len())
-    }
-
-    fn reset(&mut self, (blocks, messages): (usize, usize)) {
-        self.blocks.truncate(blocks);
-        self.messages.truncate(messages);
-    }
-
     fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
         let mut content = std::mem::take(&mut self.blocks);
         // A message of one block would otherwise keep room for four: memory linear in the
@@ -471,18 +491,44 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
 }
 
-/// Walks the message in `bytes`, reporting its blocks to `sink`, and checks the JSON ends.
-pub(crate) fn walk<'a>(bytes: &'a [u8], sink: &mut impl Sink<'a>) -> Result<MessageShape<'a>, Error> {
+/// Walks the message in `bytes`, reporting its blocks to a sink `new_sink` makes, and checks
+/// the JSON ends. Gives the sink with what it was told. Where the first walk reported blocks
+/// a later key took back, that sink is dropped and a new one told the message again, decided.
+pub(crate) fn walk<'a, S: Sink<'a>>(
+    bytes: &'a [u8],
+    mut new_sink: impl FnMut() -> S,
+) -> Result<(S, MessageShape<'a>), Error> {
+    let mut walker = Walker {
+        sink: new_sink(),
+        decided: false,
+        taken_back: false,
+    };
+    let shape = walk_once(bytes, &mut walker);
+    if !walker.taken_back {
+        return Ok((walker.sink, MessageShape(shape?)));
+    }
+    // The first sink is dropped before the second is made: never two at once.
+    drop((walker, shape));
+    let mut walker = Walker {
+        sink: new_sink(),
+        decided: true,
+        taken_back: false,
+    };
+    let shape = walk_once(bytes, &mut walker)?;
+    Ok((walker.sink, MessageShape(shape)))
+}
+
+fn walk_once<'a, S: Sink<'a>>(bytes: &'a [u8], walker: &mut Walker<S>) -> Result<Shape<'a>, Error> {
     let mut reader = Reader::new(bytes);
-    let shape = walk_message(&mut reader, sink);
+    let shape = walk_message(&mut reader, walker);
     if let Err(e) = &shape {
         if e.kind() == ErrorKind::Json {
-            return Err(e.clone());
+            return shape;
         }
     }
     // Trailing bytes make the input no JSON, whatever its shape.
     reader.finish()?;
-    Ok(MessageShape(shape?))
+    shape
 }
 
 /// What a walk found beside the blocks, opaque outside this module.
@@ -516,12 +562,10 @@ impl<'a> Message<'a> {
     /// these shapes; a bad block inside is never an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
         // Most messages have a few blocks: room for them at once, not grown one at a time.
-        let mut collect = Collect {
+        let (Collect { blocks, messages }, MessageShape(shape)) = walk(bytes, || Collect {
             blocks: Vec::with_capacity(8),
             messages: Vec::new(),
-        };
-        let MessageShape(shape) = walk(bytes, &mut collect)?;
-        let Collect { blocks, messages, .. } = collect;
+        })?;
         Ok(match shape.kind {
             Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {
                 content: blocks,
@@ -578,5 +622,61 @@ mod tests {
         ] {
             assert_eq!(json_integer(number), code, "{number}");
         }
+    }
+
+    /// How many walks `json` took, and the texts of the blocks the last one collected.
+    fn walks(json: &str) -> (usize, Vec<String>) {
+        let mut walks = 0;
+        let (collect, _) = walk(json.as_bytes(), || {
+            walks += 1;
+            Collect::default()
+        })
+        .unwrap();
+        let blocks = collect
+            .blocks
+            .iter()
+            .chain(collect.messages.iter().flat_map(|m| &m.content));
+        let texts = blocks.map(|b| format!("{:?}", b.kind)).collect();
+        (walks, texts)
+    }
+
+    #[test]
+    fn only_a_message_whose_blocks_a_later_key_took_back_is_walked_again() {
+        let text = |t: &str| format!(r#"{{"type":"text","text":"{t}"}}"#);
+        let (a, b) = (text("a"), text("b"));
+        let once = [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{a}],"isError":false}}}}"#),
+            format!(r#"{{"isError":true,"content":[{a}],"jsonrpc":"2.0"}}"#),
+            a.clone(),
+            format!(r#"{{"content":{a},"type":"channel_message"}}"#),
+            format!(r#"{{"messages":[{{"content":{a},"role":"user"}}]}}"#),
+        ];
+        for json in once {
+            assert_eq!(walks(&json).0, 1, "{json}");
+        }
+        let twice = [
+            // One block after its `content` was read.
+            (format!(r#"{{"content":[{a}],"type":"text","text":"b"}}"#), b.as_str()),
+            // A key given twice, two containers, a prompt message's `content` given twice.
+            (format!(r#"{{"content":[{a}],"content":[{b}]}}"#), &b),
+            (
+                format!(r#"{{"contents":[{{"uri":"x:","text":"a"}}],"content":[{b}]}}"#),
+                &b,
+            ),
+            (format!(r#"{{"messages":[{{"content":{a},"content":{b}}}]}}"#), &b),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{a}]}},"result":{{"content":[{b}]}}}}"#),
+                &b,
+            ),
+        ];
+        for (json, kept) in twice {
+            let (walks, texts) = walks(&json);
+            assert_eq!(walks, 2, "{json}");
+            assert_eq!(texts, walks_of(kept), "{json}");
+        }
+    }
+
+    fn walks_of(block: &str) -> Vec<String> {
+        walks(block).1
     }
 }
