@@ -97,12 +97,6 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
             2_000_000
         )
     );
-    let contents = {
-        let items: Vec<String> = (0..30_000)
-            .map(|n| format!(r#"{{"uri":"file:///a{n}","mimeType":"text/plain","text":"x"}}"#))
-            .collect();
-        format!(r#"{{"contents":[{}]}}"#, items.join(","))
-    };
     let targets = [
         Target::neutral(),
         Target::anthropic(),
@@ -116,8 +110,9 @@ fn hostile_shapes_cost_every_lane_and_target_at_most_three_times_their_input() {
         ("a prompt of many blocks", prompt_blocks),
         ("distinct links", distinct_links),
         ("links to one uri", same_link),
-        ("read-resource contents", contents),
+        ("read-resource contents", read_contents()),
         ("deep nests", deep_nests()),
+        ("content given twice", given_twice()),
     ] {
         let bytes = input.into_bytes();
         let mut peaks = Vec::new();
@@ -185,4 +180,19 @@ fn deep_nests() -> String {
         r#"{{"content":[],"structuredContent":[{}]}}"#,
         vec![one.as_str(); 2_000_000 / one.len()].join(",")
     )
+}
+
+/// Content given twice, a megabyte of blocks each time: walked twice, the first walk's blocks
+/// dropped.
+fn given_twice() -> String {
+    let blocks = vec![r#"{"type":"text","text":"hello world"}"#; 30_000].join(",");
+    format!(r#"{{"content":[{blocks}],"content":[{blocks}]}}"#)
+}
+
+/// A `resources/read` result of 30,000 contents.
+fn read_contents() -> String {
+    let items: Vec<String> = (0..30_000)
+        .map(|n| format!(r#"{{"uri":"file:///a{n}","mimeType":"text/plain","text":"x"}}"#))
+        .collect();
+    format!(r#"{{"contents":[{}]}}"#, items.join(","))
 }

@@ -197,7 +197,7 @@ impl<'r> Render<'r> {
             out, atomic, mut stubs, ..
         } = self;
         let (mut out, kept) = cut_to_budget(out, atomic.as_deref().unwrap_or_default(), budget);
-        stubs.forget_from(0, kept);
+        stubs.forget_from(kept);
         stubs
             .registry()
             .register_shown(&stubs, |at, id| write_id(&mut out, at, id));

@@ -191,11 +191,9 @@ impl<'r> Stubs<'r> {
         }
     }
 
-    /// Forgets the stubs from the `first`th on written at or past `len` of the output: it was
-    /// cut back there.
-    pub(crate) fn forget_from(&mut self, first: usize, len: usize) {
-        let first = first.min(self.shown.len());
-        self.truncate(first + self.shown[first..].partition_point(|s| s.at < len as u64));
+    /// Forgets the stubs written at or past `len` of the output: it was cut back there.
+    pub(crate) fn forget_from(&mut self, len: usize) {
+        self.truncate(self.shown.partition_point(|s| s.at < len as u64));
     }
 
     /// Forgets every stub but the first `count`.

@@ -668,6 +668,39 @@ mod tests {
                 format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{a}]}},"result":{{"content":[{b}]}}}}"#),
                 &b,
             ),
+            // A response's result or a notification's params is the message, whatever else
+            // its object holds; a payload counts only where there is no content beside it.
+            (
+                format!(r#"{{"id":1,"result":{{"content":[{b}]}},"content":[{a}]}}"#),
+                &b,
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","result":{{"content":[{b}]}},"content":[{a}]}}"#),
+                &b,
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","params":{{"content":[{b}]}},"content":[{a}]}}"#),
+                &b,
+            ),
+            (
+                format!(r#"{{"id":1,"params":{{"content":[{a}]}},"result":{{"content":[{b}]}}}}"#),
+                &b,
+            ),
+            (
+                format!(r#"{{"params":{{"content":[{a}],"payload":{{"content":[{b}]}}}},"id":1}}"#),
+                &a,
+            ),
+            (
+                format!(r#"{{"params":{{"payload":{{"content":[{b}]}},"payload":{{}}}},"id":1}}"#),
+                "[]",
+            ),
+            // Inside the message, `id` and `result` are keys like any other.
+            (
+                format!(
+                    r#"{{"id":1,"result":{{"id":2,"result":{{}},"content":[{b}]}},"result":{{"id":2,"result":{{}},"content":[{b}]}}}}"#
+                ),
+                &b,
+            ),
         ];
         for (json, kept) in twice {
             let (walks, texts) = walks(&json);
@@ -676,7 +709,7 @@ mod tests {
         }
     }
 
-    fn walks_of(block: &str) -> Vec<String> {
-        walks(block).1
+    fn walks_of(blocks: &str) -> Vec<String> {
+        walks(blocks).1
     }
 }
