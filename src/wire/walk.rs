@@ -624,6 +624,15 @@ mod tests {
         }
     }
 
+    #[test]
+    fn bytes_past_the_message_make_it_no_json_whatever_its_shape() {
+        let kind = |json: &str| walk(json.as_bytes(), Collect::default).err().map(|e| e.kind());
+        assert_eq!(kind(r#"{"content":[]} x"#), Some(ErrorKind::Json));
+        assert_eq!(kind(r#"{"foo":1} x"#), Some(ErrorKind::Json));
+        assert_eq!(kind(r#"{"foo":1}"#), Some(ErrorKind::UnrecognizedMessage));
+        assert_eq!(kind(r#"{"content":[}"#), Some(ErrorKind::Json));
+    }
+
     /// How many walks `json` took, and the texts of the blocks the last one collected.
     fn walks(json: &str) -> (usize, Vec<String>) {
         let mut walks = 0;
