@@ -746,9 +746,11 @@ pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crat
     use crate::input::{JsonSource, Source};
     let mut lines = Lines::default();
     match input.source() {
-        Source::Json(JsonSource::Bytes(bytes)) => return Ok(crate::wire::walk(bytes, Lines::default)?.0.out),
+        Source::Json(JsonSource::Bytes(bytes)) => {
+            crate::wire::walk(bytes, &mut lines, Lines::default)?;
+        }
         Source::Json(JsonSource::Value(value)) => {
-            return Ok(crate::wire::walk(&crate::wire::json_of(value)?, Lines::default)?.0.out);
+            crate::wire::walk(&crate::wire::json_of(value)?, &mut lines, Lines::default)?;
         }
         Source::Message(message) => message.blocks().for_each(|block| lines.add(block)),
         Source::Blocks(blocks) => blocks.iter().for_each(|block| lines.add(block)),

@@ -116,9 +116,9 @@ fn convert_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Converted<'a>, Error> {
-    let (sink, shape) = walk(bytes, || {
-        Streaming::new(Lane::new(provenance, Stubs::new(registry), target), bytes)
-    })?;
+    let new = || Streaming::new(Lane::new(provenance, Stubs::new(registry), target), bytes);
+    let mut sink = new();
+    let shape = walk(bytes, &mut sink, new)?;
     if let Some(error) = shape.rpc_error() {
         return Ok(rpc_error_converted(error));
     }
@@ -184,9 +184,9 @@ fn tool_outcome_bytes<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<Outcome<'a>, Error> {
-    let (sink, shape) = walk(bytes, || {
-        Streaming::new(Lane::new(Provenance::ToolResult, Stubs::new(registry), target), bytes)
-    })?;
+    let new = || Streaming::new(Lane::new(Provenance::ToolResult, Stubs::new(registry), target), bytes);
+    let mut sink = new();
+    let shape = walk(bytes, &mut sink, new)?;
     if let Some(error) = shape.rpc_error() {
         return Ok(Outcome::Failed(error.message.to_string()));
     }
@@ -233,14 +233,16 @@ pub(crate) fn prompt_blocks<'a>(
     registry: &ReferenceRegistry,
     target: &Target,
 ) -> Result<PromptBlocks<'a>, Error> {
-    let (mut sink, shape) = walk(bytes, || {
+    let new = || {
         let mut lane = Lane::new(Provenance::Prompt, Stubs::new(registry), target);
         // A prompt is written for the model, and has no place for what is held back.
         lane.hold = false;
         let mut sink = Streaming::new(lane, bytes);
         sink.ends = Some(Ends::default());
         sink
-    })?;
+    };
+    let mut sink = new();
+    let shape = walk(bytes, &mut sink, new)?;
     if let Some(error) = shape.rpc_error() {
         return Ok(PromptBlocks {
             content: rpc_error_converted(error).content,

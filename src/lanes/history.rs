@@ -84,12 +84,14 @@ fn rendered<'b, 'c: 'b, I: IntoIterator<Item = &'b Block<'c>>>(
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
-    let (render, shape) = walk(bytes, || {
+    let new = || {
         let mut render = Render::new(Stubs::new(registry), options);
         // Blobs shrink to markers: start small, however large the input.
         render.out.reserve(bytes.len().min(64 * 1024));
         render
-    })?;
+    };
+    let mut render = new();
+    let shape = walk(bytes, &mut render, new)?;
     if let Some(error) = shape.rpc_error() {
         return Ok(cut_to_budget(rpc_error(error), &[], options.budget).0);
     }

@@ -19,8 +19,8 @@ pub(crate) trait Sink<'a> {
 }
 
 /// One walk over a message: its sink, and how it reads objects.
-struct Walker<S> {
-    sink: S,
+struct Walker<'s, S> {
+    sink: &'s mut S,
     /// Each object's keys are indexed before anything of it is reported: the second walk.
     decided: bool,
     /// The first walk reported blocks that a later key took back (an object that turned out
@@ -69,7 +69,7 @@ fn unrecognized() -> Error {
 }
 
 /// Walks a message at the reader's position, reporting its blocks to the walker's sink.
-fn walk_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<Shape<'a>, Error> {
+fn walk_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<'_, S>) -> Result<Shape<'a>, Error> {
     match r.peek()? {
         Peek::Array => {
             let mut items = r.array()?;
@@ -137,18 +137,13 @@ const MESSAGE_KEYS: [&[u8]; 16] = [
     b"contents",
 ];
 
-/// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block.
-///
-/// The first walk reads it in one pass, blocks reported as they are read. Where the object
-/// turns out to be one block (a string `type`) after a member reported blocks, or where more
-/// than one member reported blocks (a key repeated, or two containers), those blocks were
-/// wrong: the walker notes it, and the message is walked again, each object decided first
-/// ([`walk_object_decided`]).
+/// Walks an object that may be a JSON-RPC response (`outer`), a result, or a single block:
+/// streaming on the first walk, decided on the second.
 // Inlined even unoptimized: objects nest 127 deep, and a frame between each two would cost
 // stack.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn walk_object<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>, outer: bool) -> Result<Shape<'a>, Error> {
+fn walk_object<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<'_, S>, outer: bool) -> Result<Shape<'a>, Error> {
     if w.decided {
         walk_object_decided(r, w, outer)
     } else {
@@ -156,9 +151,14 @@ fn walk_object<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>, outer: bo
     }
 }
 
+/// The first walk of an object: one pass, blocks reported as they are read. Where the object
+/// turns out to be one block (a string `type`) after a member reported blocks, or where more
+/// than one member reported blocks (a key repeated, or two containers), those blocks were
+/// wrong: the walker notes it, and the message is walked again, each object decided first
+/// ([`walk_object_decided`]).
 fn walk_object_streaming<'a, S: Sink<'a>>(
     r: &mut Reader<'a>,
-    w: &mut Walker<S>,
+    w: &mut Walker<'_, S>,
     outer: bool,
 ) -> Result<Shape<'a>, Error> {
     let start = r.position();
@@ -168,6 +168,7 @@ fn walk_object_streaming<'a, S: Sink<'a>>(
         member(&key_name(&key), r, w, &mut walk, outer)?;
     }
     if walk.streamed > 1 || walk.is_one_block() && walk.streamed > 0 {
+        // What this walk finds no longer counts: any shape will do.
         w.taken_back = true;
         return Ok(Shape::of(ShapeKind::NoContent));
     }
@@ -185,9 +186,12 @@ fn walk_object_streaming<'a, S: Sink<'a>>(
 /// `contents` the one the message's shape takes (`content`, else an array `messages`, else
 /// an array `contents`). Two passes: the first finds where each key's last value stands; the
 /// second reads those values, or the object as one block.
+// Kept out of the first walk's code: only what a later key took back comes here.
+#[cold]
+#[inline(never)]
 fn walk_object_decided<'a, S: Sink<'a>>(
     r: &mut Reader<'a>,
-    w: &mut Walker<S>,
+    w: &mut Walker<'_, S>,
     outer: bool,
 ) -> Result<Shape<'a>, Error> {
     let start = r.mark();
@@ -255,7 +259,7 @@ fn walk_object_decided<'a, S: Sink<'a>>(
 fn member<'a, S: Sink<'a>>(
     name: &[u8],
     r: &mut Reader<'a>,
-    w: &mut Walker<S>,
+    w: &mut Walker<'_, S>,
     walk: &mut ObjectWalk<'a>,
     outer: bool,
 ) -> Result<(), Error> {
@@ -296,7 +300,7 @@ fn member<'a, S: Sink<'a>>(
         b"content" => {
             walk.streamed += 1;
             seen.content = true;
-            read_content(r, w)?;
+            read_content(r, w.sink)?;
         }
         b"structuredContent" => {
             seen.structured = true;
@@ -388,19 +392,19 @@ fn decide<'a>(mut shape: Shape<'a>, seen: &Seen, result: Option<Shape<'a>>, oute
 }
 
 /// `content`: one block, or an array of blocks.
-fn read_content<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<(), Error> {
+fn read_content<'a>(r: &mut Reader<'a>, sink: &mut impl Sink<'a>) -> Result<(), Error> {
     if r.peek()? == Peek::Array {
         let mut items = r.array()?;
         while r.next_element(&mut items)? {
-            w.sink.block(read_block(r)?);
+            sink.block(read_block(r)?);
         }
     } else {
-        w.sink.block(read_block(r)?);
+        sink.block(read_block(r)?);
     }
     Ok(())
 }
 
-fn read_prompt_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -> Result<(), Error> {
+fn read_prompt_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<'_, S>) -> Result<(), Error> {
     if r.peek()? != Peek::Object {
         r.skip()?;
         w.sink
@@ -422,7 +426,7 @@ fn read_prompt_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -
             b"content" => {
                 // A second `content` takes back the blocks of the first.
                 w.taken_back |= content.replace(r.mark()).is_some();
-                read_content(r, w)?;
+                read_content(r, w.sink)?;
             }
             _ => r.skip()?,
         }
@@ -431,7 +435,7 @@ fn read_prompt_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<S>) -
         Some(mark) if w.decided => {
             let end = r.mark();
             r.rewind(mark);
-            read_content(r, w)?;
+            read_content(r, w.sink)?;
             r.rewind(end);
         }
         Some(_) => {}
@@ -491,34 +495,33 @@ impl<'a> Sink<'a> for Collect<'a> {
     }
 }
 
-/// Walks the message in `bytes`, reporting its blocks to a sink `new_sink` makes, and checks
-/// the JSON ends. Gives the sink with what it was told. Where the first walk reported blocks
-/// a later key took back, that sink is dropped and a new one told the message again, decided.
+/// Walks the message in `bytes`, reporting its blocks to `sink`, and checks the JSON ends.
+/// Where the first walk reported blocks that a later key took back, `sink` is replaced by a
+/// new one `new_sink` makes, and told the message again, decided.
 pub(crate) fn walk<'a, S: Sink<'a>>(
     bytes: &'a [u8],
-    mut new_sink: impl FnMut() -> S,
-) -> Result<(S, MessageShape<'a>), Error> {
+    sink: &mut S,
+    new_sink: impl FnOnce() -> S,
+) -> Result<MessageShape<'a>, Error> {
     let mut walker = Walker {
-        sink: new_sink(),
+        sink,
         decided: false,
         taken_back: false,
     };
     let shape = walk_once(bytes, &mut walker);
     if !walker.taken_back {
-        return Ok((walker.sink, MessageShape(shape?)));
+        return Ok(MessageShape(shape?));
     }
-    // The first sink is dropped before the second is made: never two at once.
-    drop((walker, shape));
-    let mut walker = Walker {
-        sink: new_sink(),
-        decided: true,
-        taken_back: false,
-    };
-    let shape = walk_once(bytes, &mut walker)?;
-    Ok((walker.sink, MessageShape(shape)))
+    drop(shape);
+    *walker.sink = new_sink();
+    walker.decided = true;
+    walker.taken_back = false;
+    Ok(MessageShape(walk_once(bytes, &mut walker)?))
 }
 
-fn walk_once<'a, S: Sink<'a>>(bytes: &'a [u8], walker: &mut Walker<S>) -> Result<Shape<'a>, Error> {
+// Inlined into `walk`: the message's shape is returned once, not copied through a call.
+#[inline]
+fn walk_once<'a, S: Sink<'a>>(bytes: &'a [u8], walker: &mut Walker<'_, S>) -> Result<Shape<'a>, Error> {
     let mut reader = Reader::new(bytes);
     let shape = walk_message(&mut reader, walker);
     if let Err(e) = &shape {
@@ -562,10 +565,13 @@ impl<'a> Message<'a> {
     /// these shapes; a bad block inside is never an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Message<'a>, Error> {
         // Most messages have a few blocks: room for them at once, not grown one at a time.
-        let (Collect { blocks, messages }, MessageShape(shape)) = walk(bytes, || Collect {
+        let new = || Collect {
             blocks: Vec::with_capacity(8),
             messages: Vec::new(),
-        })?;
+        };
+        let mut collect = new();
+        let MessageShape(shape) = walk(bytes, &mut collect, new)?;
+        let Collect { blocks, messages } = collect;
         Ok(match shape.kind {
             Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {
                 content: blocks,
@@ -626,7 +632,11 @@ mod tests {
 
     #[test]
     fn bytes_past_the_message_make_it_no_json_whatever_its_shape() {
-        let kind = |json: &str| walk(json.as_bytes(), Collect::default).err().map(|e| e.kind());
+        let kind = |json: &str| {
+            walk(json.as_bytes(), &mut Collect::default(), Collect::default)
+                .err()
+                .map(|e| e.kind())
+        };
         assert_eq!(kind(r#"{"content":[]} x"#), Some(ErrorKind::Json));
         assert_eq!(kind(r#"{"foo":1} x"#), Some(ErrorKind::Json));
         assert_eq!(kind(r#"{"foo":1}"#), Some(ErrorKind::UnrecognizedMessage));
@@ -635,8 +645,9 @@ mod tests {
 
     /// How many walks `json` took, and the texts of the blocks the last one collected.
     fn walks(json: &str) -> (usize, Vec<String>) {
-        let mut walks = 0;
-        let (collect, _) = walk(json.as_bytes(), || {
+        let mut walks = 1;
+        let mut collect = Collect::default();
+        walk(json.as_bytes(), &mut collect, || {
             walks += 1;
             Collect::default()
         })
