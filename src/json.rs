@@ -282,20 +282,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A reader of the input between two positions (a value read, to read again), which
-    /// knows what this one knows of its text: an input checked once is not checked again.
-    pub(crate) fn reader_between(&self, start: usize, end: usize) -> Reader<'a> {
-        match self.text.and_then(|text| text.get(start..end)) {
-            Some(text) => Reader {
-                bytes: text.as_bytes(),
-                text: Some(text),
-                pos: 0,
-                depth: 0,
-            },
-            None => Reader::new(&self.bytes[start..end]),
-        }
-    }
-
     #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {

@@ -161,7 +161,7 @@ fn walk_object_streaming<'a, S: Sink<'a>>(
     w: &mut Walker<'_, S>,
     outer: bool,
 ) -> Result<Shape<'a>, Error> {
-    let start = r.position();
+    let start = r.mark();
     let mut walk = ObjectWalk::default();
     let mut seq = r.object()?;
     while let Some(key) = r.next_key(&mut seq)? {
@@ -174,8 +174,8 @@ fn walk_object_streaming<'a, S: Sink<'a>>(
     }
     if walk.is_one_block() {
         // Nothing of it was reported: read it again as one block.
-        let mut again = r.reader_between(start, r.position());
-        w.sink.block(read_block(&mut again)?);
+        r.rewind(start);
+        w.sink.block(read_block(r)?);
         return Ok(Shape::of(ShapeKind::Blocks));
     }
     walk.decide(outer)
