@@ -80,7 +80,7 @@ pub fn convert<'a>(
             Ok(convert_bytes(&bytes, provenance, registry, target)?.into_owned())
         }
         Source::Message(message) => Ok(convert_message(message, provenance, registry, target)),
-        Source::Blocks(blocks) => Ok(converted(|| blocks, provenance, registry, target, None)),
+        Source::Blocks(blocks) => Ok(converted(blocks, provenance, registry, target, None)),
     }
 }
 
@@ -94,19 +94,18 @@ pub(crate) fn convert_message<'a>(
     if let Message::RpcError(error) = message {
         return rpc_error_converted(error);
     }
-    converted(|| message.blocks(), provenance, registry, target, message.tool_result())
+    converted(message.blocks(), provenance, registry, target, message.tool_result())
 }
 
-/// Decoded blocks (`blocks()` gives them, as often as they are converted) converted, with
-/// what `tool` shows beside them (see [`Lane::finish`]).
-fn converted<'a, 'b: 'a, I: IntoIterator<Item = &'a Block<'b>>>(
-    blocks: impl Fn() -> I,
+/// Decoded blocks converted, with what `tool` shows beside them (see [`Lane::finish`]).
+fn converted<'a, 'b: 'a>(
+    blocks: impl IntoIterator<Item = &'a Block<'b>>,
     provenance: Provenance,
     registry: &ReferenceRegistry,
     target: &Target,
     tool: Option<(bool, Option<&str>)>,
 ) -> Converted<'a> {
-    Lane::of(blocks(), provenance, Stubs::new(registry), target).finish(tool)
+    Lane::of(blocks, provenance, Stubs::new(registry), target).finish(tool)
 }
 
 /// [`convert`] of JSON bytes, in one pass.
@@ -168,12 +167,12 @@ pub(crate) fn tool_outcome<'a>(
             let (is_error, structured) = message.tool_result().unwrap_or((false, None));
             let tool = Some((false, structured));
             Outcome::Result(
-                converted(|| message.blocks(), provenance, registry, target, tool),
+                converted(message.blocks(), provenance, registry, target, tool),
                 is_error,
             )
         }
         Source::Blocks(blocks) => Outcome::Result(
-            converted(|| blocks, provenance, registry, target, Some((false, None))),
+            converted(blocks, provenance, registry, target, Some((false, None))),
             false,
         ),
     })

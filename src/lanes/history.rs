@@ -61,7 +61,7 @@ pub fn history<'a>(
         Source::Json(JsonSource::Bytes(bytes)) => history_bytes(bytes, registry, options),
         Source::Json(JsonSource::Value(value)) => history_bytes(&json_of(value)?, registry, options),
         Source::Message(message) => Ok(history_message(message, registry, options)),
-        Source::Blocks(blocks) => Ok(rendered(|| blocks, registry, options, None)),
+        Source::Blocks(blocks) => Ok(rendered(blocks, registry, options, None)),
     }
 }
 
@@ -69,18 +69,21 @@ fn history_message(message: &Message<'_>, registry: &ReferenceRegistry, options:
     if let Message::RpcError(error) = message {
         return cut_to_budget(rpc_error(error), &[], options.budget).0;
     }
-    rendered(|| message.blocks(), registry, options, message.tool_result())
+    rendered(message.blocks(), registry, options, message.tool_result())
 }
 
-/// Decoded blocks (`blocks()` gives them, as often as they are shown) rendered, as
-/// [`Render::finish`] finishes them.
-fn rendered<'b, 'c: 'b, I: IntoIterator<Item = &'b Block<'c>>>(
-    blocks: impl Fn() -> I,
+/// Decoded blocks rendered, as [`Render::finish`] finishes them.
+fn rendered<'b, 'c: 'b>(
+    blocks: impl IntoIterator<Item = &'b Block<'c>>,
     registry: &ReferenceRegistry,
     options: &HistoryOptions,
     tool: Option<(bool, Option<&str>)>,
 ) -> String {
-    Render::of(blocks(), Stubs::new(registry), options).finish(options.budget, tool)
+    let mut render = Render::new(Stubs::new(registry), options);
+    for block in blocks {
+        render.push(block);
+    }
+    render.finish(options.budget, tool)
 }
 
 fn history_bytes(bytes: &[u8], registry: &ReferenceRegistry, options: &HistoryOptions) -> Result<String, Error> {
@@ -125,19 +128,6 @@ impl<'r> Render<'r> {
             stubs,
             provenance: options.provenance,
         }
-    }
-
-    /// The string of decoded blocks, rendered.
-    fn of<'b, 'c: 'b>(
-        blocks: impl IntoIterator<Item = &'b Block<'c>>,
-        stubs: Stubs<'r>,
-        options: &HistoryOptions,
-    ) -> Self {
-        let mut render = Render::new(stubs, options);
-        for block in blocks {
-            render.push(block);
-        }
-        render
     }
 
     fn push(&mut self, block: &Block<'_>) {
