@@ -300,22 +300,23 @@ impl<'a, 'r> Lane<'a, 'r> {
     ) -> Self {
         let mut lane = Lane::new(provenance, stubs, target);
         for block in blocks {
-            let for_user = lane.hold && for_user_only(block);
-            let stubs = lane.stubs.len();
-            let out = lane.convert(block, for_user);
-            lane.keep(out, stubs, for_user);
+            lane.push(block, |out| out);
         }
         lane
     }
 
-    /// Converts one block (`for_user`: its audience leaves out the assistant) into its agent
-    /// block, the stubs written in it kept at their places in its text.
-    fn convert<'b>(&mut self, block: &'b Block<'_>, for_user: bool) -> AgentBlock<'b> {
+    /// Converts one block into its agent block, which `lasting` makes live as long as the
+    /// lane's, and keeps it.
+    fn push<'b>(&mut self, block: &'b Block<'_>, lasting: impl FnOnce(AgentBlock<'b>) -> AgentBlock<'a>) {
+        // Its audience leaves out the assistant: held back, where the lane holds any.
+        let for_user = self.hold && for_user_only(block);
+        let stubs = self.stubs.len();
         let class = classify_block(block);
         if !for_user {
             self.has_text |= matches!(class, Class::Text { text } if !text.trim().is_empty());
         }
-        convert_class_deferred(class, self.provenance, &mut self.stubs, self.target)
+        let out = convert_class_deferred(class, self.provenance, &mut self.stubs, self.target);
+        self.keep(lasting(out), stubs, for_user);
     }
 
     /// Keeps a converted block; the stubs from the `stubs`th on were written in its text. A
@@ -393,10 +394,8 @@ impl<'a, 'r> Streaming<'a, 'r> {
 
 impl<'a> Sink<'a> for Streaming<'a, '_> {
     fn block(&mut self, block: Block<'a>) {
-        let for_user = self.lane.hold && for_user_only(&block);
-        let stubs = self.lane.stubs.len();
-        let out = rebased(self.lane.convert(&block, for_user), &block, self.bytes);
-        self.lane.keep(out, stubs, for_user);
+        let bytes = self.bytes;
+        self.lane.push(&block, |out| rebased(out, &block, bytes));
     }
 
     fn end_prompt_message(&mut self, role: Option<Role<'a>>) {
