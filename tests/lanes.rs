@@ -494,3 +494,21 @@ fn the_same_uri_gets_the_same_id_across_lanes() {
     assert_eq!(id(&text), id(converted.as_text().unwrap()));
     assert_eq!(registry.len(), 1);
 }
+
+#[test]
+fn history_shows_structured_content_only_where_no_text_is_shown() {
+    let structured = json!({"temperature": 22.5});
+    let with_text = json!({"content": [{"type": "text", "text": "22.5 degrees"}], "structuredContent": structured});
+    assert_eq!(history_of(&with_text), "22.5 degrees");
+    let bytes = with_text.to_string();
+    assert_eq!(
+        history(&bytes, &registry(), &HistoryOptions::default()).unwrap(),
+        "22.5 degrees"
+    );
+    let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+    let image_only = json!({"content": [image], "structuredContent": structured});
+    assert_eq!(
+        history_of(&image_only),
+        "[image: image/png, 8B]\n{\"temperature\":22.5}"
+    );
+}
