@@ -72,10 +72,7 @@ fn unrecognized() -> Error {
 fn walk_message<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<'_, S>) -> Result<Shape<'a>, Error> {
     match r.peek()? {
         Peek::Array => {
-            let mut items = r.array()?;
-            while r.next_element(&mut items)? {
-                w.sink.block(read_block(r)?);
-            }
+            read_content(r, w.sink)?;
             Ok(Shape::of(ShapeKind::Blocks))
         }
         Peek::Object => walk_object(r, w, true),
