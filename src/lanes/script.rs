@@ -403,8 +403,8 @@ struct Lane<'r> {
     provenance: Provenance,
     /// The target media is checked against, or `None` where media is shown as its marker.
     media: Option<&'r Target>,
-    /// The stubs written into the output, registered when the walk is done. Those of the block being shown are at their places in
-    /// its text until it is written.
+    /// The stubs written into the output, registered when the walk is done. Those of the
+    /// block being shown are at their places in its text until it is written.
     stubs: RefCell<Stubs<'r>>,
     /// What the next object the walk meets is: the top of a message, the `error` of one, or
     /// any other; taken by that object.
