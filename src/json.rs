@@ -7,8 +7,10 @@
 //! [`MAX_DEPTH`] with a clear error. An escaped lone surrogate reads as U+FFFD, and a number of
 //! any size is kept as its digits, so neither costs the message.
 
-// The token functions are inlined into their callers: returned through memory, their
-// `Result<Option<…>>` values stall on store forwarding.
+// The token functions are inlined into their callers where the build is optimized: returned
+// through memory, their `Result<Option<…>>` values stall on store forwarding. Not in a debug
+// build, where each inlined call keeps stack slots of its own in its caller's frame, and every
+// level of nesting a lane walks into would hold them all.
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
@@ -62,7 +64,7 @@ impl<'a> RawStr<'a> {
     }
 
     /// The string's text: borrowed where it has no escape. The reader has checked its UTF-8.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn text(&self) -> Cow<'a, str> {
         if self.flags & ESCAPED == 0 {
             return Cow::Borrowed(self.raw);
@@ -202,7 +204,7 @@ const RUN: usize = 384;
 /// Where in a string's next sixteen bytes the first stop is (a quote, a backslash or a
 /// control byte), looked at as two eight-byte words; 16 where there is none. Most strings of
 /// a message end within a step or two.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn first_stop(chunk: &[u8; STEP]) -> usize {
     let (low, high) = (word(&chunk[..8]), word(&chunk[8..]));
     // `stops` is exact up to its first stop only, which is its lowest bit.
@@ -211,7 +213,7 @@ fn first_stop(chunk: &[u8; STEP]) -> usize {
 }
 
 /// Eight bytes as one little-endian word.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn word(chunk: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(chunk);
@@ -221,7 +223,7 @@ fn word(chunk: &[u8]) -> u64 {
 /// Eight bytes' stops: the high bit of each byte that is a quote, a backslash or a control
 /// byte, exact up to the first (past it, a borrow may mark a byte that is none). Zero where
 /// the eight bytes are plain string.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn stops(w: u64) -> u64 {
     let quote = w ^ (ONES * u64::from(b'"'));
     let backslash = w ^ (ONES * u64::from(b'\\'));
@@ -242,7 +244,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The input from `start` to `end` as text, where it is UTF-8.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn text_at(&self, start: usize, end: usize) -> Option<&'a str> {
         match self.text {
             Some(text) => text.get(start..end),
@@ -258,7 +260,7 @@ impl<'a> Reader<'a> {
     /// Where the reader stands, to come back to with [`Reader::rewind`]. Kept as two words
     /// rather than a clone of the reader: a clone loads its position and depth as one, just
     /// after they were stored apart, and waits for both stores to land.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn mark(&self) -> Mark {
         Mark {
             pos: self.pos,
@@ -267,7 +269,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Goes back to where `mark` was taken.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn rewind(&mut self, mark: Mark) {
         self.pos = mark.pos;
         self.depth = mark.depth;
@@ -282,7 +284,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -290,7 +292,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The kind of the next value, white space skipped.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn peek(&mut self) -> Result<Peek, Error> {
         self.skip_ws();
         match self.bytes.get(self.pos) {
@@ -307,7 +309,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a string.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn string(&mut self) -> Result<RawStr<'a>, Error> {
         // Most callers have just peeked at its quote.
         if self.bytes.get(self.pos) == Some(&b'"') {
@@ -472,7 +474,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next key of the object, its colon read; `None` at its end.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn next_key(&mut self, seq: &mut Seq) -> Result<Option<RawStr<'a>>, Error> {
         if !self.next_member(seq, b'}')? {
             return Ok(None);
@@ -516,7 +518,7 @@ impl<'a> Reader<'a> {
 
     /// Reads `literal` where it stands at the reader's position, exactly; the reader stays
     /// where it stood otherwise. For a value a reader expects, compared at once.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn eat<const N: usize>(&mut self, literal: &[u8; N]) -> bool {
         self.skip_ws();
         let hit = self.bytes.get(self.pos..self.pos + N) == Some(&literal[..]);
@@ -531,7 +533,7 @@ impl<'a> Reader<'a> {
     /// skipped; the reader stays where it stood otherwise. Servers write the keys of a block
     /// in the same order: a reader that expects one compares its bytes at once, where
     /// [`Reader::next_key`] scans for its end and its caller matches it against every key.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn eat_key<const N: usize>(&mut self, seq: &mut Seq, quoted: &[u8; N]) -> bool {
         let start = self.pos;
         self.skip_ws();
@@ -576,7 +578,7 @@ impl<'a> Reader<'a> {
         Ok(Seq { first: true })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_member(&mut self, seq: &mut Seq, close: u8) -> Result<bool, Error> {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
@@ -762,7 +764,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn expect(&mut self, byte: u8) -> Result<(), Error> {
         if self.bytes.get(self.pos) == Some(&byte) {
             self.pos += 1;

@@ -162,6 +162,50 @@ fn objects_decided_late_nested_120_deep_read_as_serde_json_reads_them() {
 }
 
 #[test]
+fn objects_nested_as_deep_as_json_allows_are_read_on_a_small_stack_by_every_lane() {
+    // 126 levels, within the reader's bound of 127, on a quarter of a thread's default stack:
+    // each level of an object the lanes walk into costs little stack, in a debug build too.
+    let deep: Vec<String> = [
+        r#"{"a":INNER}"#,
+        r#"{"a":0,"b":INNER,"a":1}"#,
+        r#"{"type":"zzz","a":INNER}"#,
+        r#"{"x":INNER,"uri":"u","text":"t","type":"zzz"}"#,
+    ]
+    .iter()
+    .map(|wrap| nested(wrap, 124))
+    .collect();
+    let small_stack = std::thread::Builder::new().stack_size(512 * 1024);
+    let handle = small_stack.spawn(move || {
+        for deep in &deep {
+            let expected: Value = serde_json::from_str(deep).unwrap();
+            let message = format!(r#"{{"ok":"kept","bad":{deep}}}"#);
+            let shown = script(message.as_bytes(), &registry(), &neutral()).unwrap();
+            assert_eq!(serde_json::from_str::<Value>(&shown).unwrap()["bad"], expected);
+            // The same JSON as a tool result's structuredContent, on the lanes that show it.
+            let result = format!(r#"{{"content":[],"structuredContent":{deep}}}"#);
+            let text = history(result.as_bytes(), &registry(), &HistoryOptions::default()).unwrap();
+            assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), expected);
+            let converted = convert(result.as_bytes(), Provenance::ToolResult, &registry(), &neutral()).unwrap();
+            let text = converted.content[0].as_text().unwrap();
+            assert_eq!(serde_json::from_str::<Value>(text).unwrap(), expected);
+            let answered = tool_result(result.as_bytes(), "t", "toolu_1", &registry(), &neutral());
+            let text = answered.content[0].as_text().unwrap();
+            assert_eq!(serde_json::from_str::<Value>(text).unwrap(), expected);
+        }
+        // An event's payloads, each in the one before, the first a key given twice (walked
+        // again, decided).
+        let payloads = nested(r#"{"payload":{},"payload":INNER}"#, 123)
+            .replace(r#"{"k":1}"#, r#"{"content":[{"type":"text","text":"hi"}]}"#);
+        let event = format!(r#"{{"jsonrpc":"2.0","method":"notifications/event","params":{payloads}}}"#);
+        let text = history(event.as_bytes(), &registry(), &HistoryOptions::default()).unwrap();
+        assert_eq!(text, "hi");
+        let converted = convert(event.as_bytes(), Provenance::PushEvent, &registry(), &neutral()).unwrap();
+        assert_eq!(converted.content[0].as_text(), Some("hi"));
+    });
+    handle.unwrap().join().unwrap();
+}
+
+#[test]
 fn payloads_of_a_key_given_twice_nested_120_deep_are_read_once_each() {
     // Each payload object read twice with what it holds would be 2^120 readings.
     let mut inner = r#"{"content":[{"type":"text","text":"hi"}]}"#.to_owned();

@@ -18,8 +18,8 @@
 //! [`BlockField::read`]), the script lane tells a block by the fields the table names, and
 //! every lane shows classes, not types.
 
-// The kinds are built where a block is read: called, the kinds they return went through memory
-// (see the wire room).
+// The kinds are built where a block is read, where the build is optimized: called, the kinds
+// they return went through memory (see the wire room).
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
@@ -105,7 +105,7 @@ macro_rules! block_fields {
 
             /// Reads this field's value from `source` into its place in `f`, and notes that
             /// the block had it. Inlined: where the field is known, only its arm is left.
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             pub(crate) fn read<'a, S: FieldSource<'a>>(self, source: &mut S, f: &mut Fields<'a>) -> Result<(), S::Error> {
                 f.seen.insert(self);
                 match self {
@@ -564,7 +564,7 @@ pub(crate) fn not_an_object<'a>() -> BlockKind<'a> {
 
 /// A `text` block's kind from its `text` field. Inlined, as the kinds below: returned, the
 /// kind was copied while still being stored.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn text_kind(text: Option<Scalar<'_>>) -> BlockKind<'_> {
     let known = || Some(Cow::Borrowed(Body::Text.name()));
     match text {
@@ -576,7 +576,7 @@ pub(crate) fn text_kind(text: Option<Scalar<'_>>) -> BlockKind<'_> {
 
 /// An `image` or `audio` block's kind: inline data, or a reference where it has a `uri`
 /// (`reference` holds its MCPL reference fields, where it has any).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn media_kind<'a>(
     kind: MediaKind,
     data: Field<Base64<'a>>,

@@ -144,25 +144,22 @@ fn transcode_value(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Res
     match r.peek()? {
         Peek::Object => transcode_object(r, out, lane),
         Peek::Array => copy_array(r, out, |r, out| transcode_value(r, out, lane)),
-        Peek::String => {
-            let raw = r.string()?;
-            out_string(out, &raw);
-            Ok(())
-        }
-        Peek::Number => {
-            write_number(out, r.number()?);
-            Ok(())
-        }
-        Peek::Bool => {
-            out.push_str(if r.boolean()? { "true" } else { "false" });
-            Ok(())
-        }
-        Peek::Null => {
+        scalar => copy_scalar(r, out, scalar),
+    }
+}
+
+/// Copies the string, number, `true`, `false` or `null` at `r`, of kind `peek`, to `out`.
+fn copy_scalar(r: &mut Reader<'_>, out: &mut String, peek: Peek) -> Result<(), Error> {
+    match peek {
+        Peek::String => out_string(out, &r.string()?),
+        Peek::Number => write_number(out, r.number()?),
+        Peek::Bool => out.push_str(if r.boolean()? { "true" } else { "false" }),
+        Peek::Null | Peek::Object | Peek::Array => {
             r.null()?;
             out.push_str("null");
-            Ok(())
         }
     }
+    Ok(())
 }
 
 /// Copies the array at `r` to `out`, each item written by `item`.
@@ -188,9 +185,26 @@ fn copy_array<'a>(
 /// decided before anything of it is written. A block (or a read resource's contents) is then
 /// read from its start as one; any other object is copied, every value transcoded, as
 /// `serde_json` reads it where a key comes twice.
+///
+/// What is not the walk into the object's values is in functions of its own, so that each
+/// level of nesting holds only this frame and [`copy_object`]'s on the stack.
 fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Result<(), Error> {
     let this = lane.next.replace(Object::Other);
     let start = r.mark();
+    let (shape, repeated) = object_keys(r, lane)?;
+    let end = r.mark();
+    r.rewind(start);
+    match shape {
+        Shape::Plain => copy_object(r, out, lane, this, repeated)?,
+        shape => write_object_block(r, out, lane, shape)?,
+    }
+    r.rewind(end);
+    Ok(())
+}
+
+/// What the object at `r` is, from its keys, and whether a key comes twice; the reader left
+/// past it.
+fn object_keys(r: &mut Reader<'_>, lane: &Lane<'_>) -> Result<(Shape, bool), Error> {
     let mut names = KeySet::default();
     let mut repeated = false;
     let mut type_at = None;
@@ -216,40 +230,55 @@ fn transcode_object(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>) -> Re
             type_name = Some(r.string()?.text());
         }
     }
-    r.rewind(start);
-    match object_shape(&ObjectKeys {
+    r.rewind(end);
+    let shape = object_shape(&ObjectKeys {
         type_name: type_name.as_deref(),
         fields,
-    }) {
-        Shape::Plain => {
-            out.push('{');
-            let mut first = true;
-            if repeated {
-                for (key, name, mark) in last_values(r, lane)? {
-                    if !this.hides(&name) {
-                        out_key(out, &mut first, &key);
-                        r.rewind(mark);
-                        transcode_member(&name, r, out, lane, this)?;
-                    }
-                }
-            } else {
-                let mut seq = r.object()?;
-                while let Some(key) = r.next_key(&mut seq)? {
-                    let name = key_name(&key);
-                    if this.hides(&name) {
-                        lane.step_over(r)?;
-                    } else {
-                        out_key(out, &mut first, &key);
-                        transcode_member(&name, r, out, lane, this)?;
-                    }
-                }
+    });
+    Ok((shape, repeated))
+}
+
+/// Copies the object at `r`, which is no block, every value transcoded.
+fn copy_object(
+    r: &mut Reader<'_>,
+    out: &mut String,
+    lane: &Lane<'_>,
+    this: Object,
+    repeated: bool,
+) -> Result<(), Error> {
+    out.push('{');
+    let mut first = true;
+    if repeated {
+        for (key, name, mark) in last_values(r, lane)? {
+            if !this.hides(&name) {
+                out_key(out, &mut first, &key);
+                r.rewind(mark);
+                transcode_member(&name, r, out, lane, this)?;
             }
-            out.push('}');
         }
-        Shape::ResourceContents => write_shown(out, &read_resource_contents(r)?, lane),
-        Shape::Block => write_shown(out, &read_block(r)?, lane),
+    } else {
+        let mut seq = r.object()?;
+        while let Some(key) = r.next_key(&mut seq)? {
+            let name = key_name(&key);
+            if this.hides(&name) {
+                lane.step_over(r)?;
+            } else {
+                out_key(out, &mut first, &key);
+                transcode_member(&name, r, out, lane, this)?;
+            }
+        }
     }
-    r.rewind(end);
+    out.push('}');
+    Ok(())
+}
+
+/// Writes the block (or read resource's contents) at `r` as the lane shows it.
+fn write_object_block(r: &mut Reader<'_>, out: &mut String, lane: &Lane<'_>, shape: Shape) -> Result<(), Error> {
+    let block = match shape {
+        Shape::ResourceContents => read_resource_contents(r)?,
+        _ => read_block(r)?,
+    };
+    write_shown(out, &block, lane);
     Ok(())
 }
 

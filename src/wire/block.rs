@@ -1,8 +1,9 @@
 //! Reading one block: by its type's own fields where its type comes first, else with every
 //! field a block may have.
 
-// The readers of a block's fields are inlined into the one function that reads a block: called,
-// the blocks and keys they return go through memory, where the processor waits on them.
+// The readers of a block's fields are inlined into the one function that reads a block, where
+// the build is optimized: called, the blocks and keys they return go through memory, where the
+// processor waits on them. (Not in a debug build: see the reader's note.)
 #![allow(clippy::inline_always)]
 
 use std::borrow::Cow;
@@ -17,7 +18,7 @@ use crate::json::{Peek, RawStr, Reader, Seq};
 
 /// A key's name: its raw bytes, or its text where it has an escape. Inlined: a key is
 /// matched as soon as it is named.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn key_name<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
     if key.is_escaped() {
         unescaped_key(key)
@@ -32,7 +33,7 @@ fn unescaped_key<'k>(key: &RawStr<'k>) -> Cow<'k, [u8]> {
 }
 
 /// Reads any value as a [`Scalar`]. Inlined, as the reader's token functions are.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn read_scalar<'a>(r: &mut Reader<'a>) -> Result<Scalar<'a>, Error> {
     Ok(match r.peek()? {
         Peek::String => Scalar::Str(r.string()?.text()),
@@ -153,7 +154,7 @@ enum TypeFirst<'a> {
 
 /// A block whose type comes first and is `text`, `image`, `audio` or `resource`, read with
 /// that type's fields; else what was found first.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn read_type_first<'a>(r: &mut Reader<'a>) -> Result<TypeFirst<'a>, Error> {
     let mut seq = r.object()?;
     let typed = r.eat_key(&mut seq, b"\"type\":") || r.next_key(&mut seq)?.is_some_and(|k| k.raw() == b"type");
@@ -227,7 +228,7 @@ fn read_every_field<'a>(r: &mut Reader<'a>) -> Result<Block<'a>, Error> {
 impl<'a> FieldSource<'a> for Reader<'a> {
     type Error = Error;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn scalar(&mut self) -> Result<Scalar<'a>, Error> {
         read_scalar(self)
     }
@@ -248,7 +249,7 @@ impl<'a> FieldSource<'a> for Reader<'a> {
 /// The rest of a block whose `type`, read first, is `text`. Every other field is skipped, as
 /// [`Fields::kind`] reads none of them for a text block; `None` at a second `type`, which is
 /// the one that counts.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a>, Error> {
     let mut text = None;
     let mut annotations = None;
@@ -276,7 +277,7 @@ fn read_text_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a
 /// The rest of an `image` or `audio` block whose type came first: `data`, `mimeType`,
 /// `annotations` and `_meta`; `None` at any other field (a `uri` or `disposition` changes what
 /// the block is).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn read_media_block<'a>(r: &mut Reader<'a>, seq: &mut Seq, kind: MediaKind) -> Result<TypeFirst<'a>, Error> {
     let mut data = Field::Absent;
     let mut mime_type = None;
@@ -312,7 +313,7 @@ fn read_media_block<'a>(r: &mut Reader<'a>, seq: &mut Seq, kind: MediaKind) -> R
 
 /// The rest of a `resource` block whose type came first: `resource`, `annotations` and
 /// `_meta`; `None` at any other field (a `uri` makes it a bulk reference).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn read_resource_block<'a>(r: &mut Reader<'a>, seq: &mut Seq) -> Result<TypeFirst<'a>, Error> {
     let mut resource = None;
     let mut annotations = None;

@@ -7,7 +7,7 @@ use super::block::{key_name, read_block, read_raw, read_resource_contents, read_
 use super::{Block, Message, Prompt, PromptMessage, Role, RpcError, ToolResult};
 use crate::classify::kinds::{is_block_type, malformed, Scalar};
 use crate::error::{Error, ErrorKind};
-use crate::json::{whole_number, Peek, Reader};
+use crate::json::{whole_number, Mark, Peek, Reader};
 
 /// What decoding a message finds, in order: each block once, never taken back.
 /// [`Message::parse`] collects, a lane renders as it goes.
@@ -171,9 +171,7 @@ fn walk_object_streaming<'a, S: Sink<'a>>(
     }
     if walk.is_one_block() {
         // Nothing of it was reported: read it again as one block.
-        r.rewind(start);
-        w.sink.block(read_block(r)?);
-        return Ok(Shape::of(ShapeKind::Blocks));
+        return one_block(r, w, start);
     }
     walk.decide(outer)
 }
@@ -193,48 +191,14 @@ fn walk_object_decided<'a, S: Sink<'a>>(
 ) -> Result<Shape<'a>, Error> {
     let start = r.mark();
     let mut last = [None; MESSAGE_KEYS.len()];
-    let mut seq = r.object()?;
-    while let Some(key) = r.next_key(&mut seq)? {
-        if let Some(k) = MESSAGE_KEYS.iter().position(|name| *name == &*key_name(&key)) {
-            last[k] = Some(r.mark());
-        }
-        r.skip()?;
-    }
-    let end = r.mark();
+    let end = last_members(r, &mut last)?;
     let at = |name: &[u8]| MESSAGE_KEYS.iter().position(|n| *n == name).and_then(|k| last[k]);
-    // What the last value of `name` is, the reader left at it.
-    let peek = |r: &mut Reader<'a>, name: &[u8]| -> Result<Option<Peek>, Error> {
-        at(name)
-            .map(|mark| {
-                r.rewind(mark);
-                r.peek()
-            })
-            .transpose()
-    };
-    // One block: a string `type`, and no `content` unless the type is a block type (as
-    // `ObjectWalk::is_one_block`).
-    if peek(r, b"type")? == Some(Peek::String)
-        && (at(b"content").is_none() || is_block_type(r.string()?.text().as_bytes()))
-    {
-        r.rewind(start);
-        w.sink.block(read_block(r)?);
-        return Ok(Shape::of(ShapeKind::Blocks));
-    }
-    let rpc = at(b"jsonrpc").is_some() || at(b"id").is_some();
-    let container: &[u8] = if outer && rpc && (at(b"result").is_some() || at(b"params").is_some()) {
-        // A JSON-RPC response or notification: its result or params is the message, whatever
-        // else the object holds.
-        b""
-    } else if at(b"content").is_some() {
-        b"content"
-    } else if peek(r, b"messages")? == Some(Peek::Array) {
-        b"messages"
-    } else {
-        b"contents"
+    let Some(container) = container(r, outer, at)? else {
+        return one_block(r, w, start);
     };
     let mut walk = ObjectWalk::default();
-    for (name, mark) in MESSAGE_KEYS.iter().zip(last) {
-        let Some(mark) = mark else { continue };
+    for (name, mark) in MESSAGE_KEYS.iter().zip(&last) {
+        let Some(mark) = *mark else { continue };
         let streams = matches!(*name, b"content" | b"messages" | b"contents");
         if streams && *name != container {
             continue;
@@ -252,7 +216,68 @@ fn walk_object_decided<'a, S: Sink<'a>>(
     walk.decide(outer)
 }
 
-/// Reads one member of a message object, its key `name` read, into `walk`.
+/// Reports the object that starts at `start` as one block.
+fn one_block<'a, S: Sink<'a>>(r: &mut Reader<'a>, w: &mut Walker<'_, S>, start: Mark) -> Result<Shape<'a>, Error> {
+    r.rewind(start);
+    w.sink.block(read_block(r)?);
+    Ok(Shape::of(ShapeKind::Blocks))
+}
+
+/// Notes in `last` where the last value of each of [`MESSAGE_KEYS`] stands in the object at
+/// `r`; gives where the object ends.
+fn last_members(r: &mut Reader<'_>, last: &mut [Option<Mark>; MESSAGE_KEYS.len()]) -> Result<Mark, Error> {
+    let mut seq = r.object()?;
+    while let Some(key) = r.next_key(&mut seq)? {
+        if let Some(k) = MESSAGE_KEYS.iter().position(|name| *name == &*key_name(&key)) {
+            last[k] = Some(r.mark());
+        }
+        r.skip()?;
+    }
+    Ok(r.mark())
+}
+
+/// Of an object whose members' last values stand `at`, the member whose blocks it shows
+/// (`content`, `messages` or `contents`; empty where the object is a JSON-RPC message, whose
+/// result or params is the message, whatever else it holds); `None` where the object is one
+/// block.
+fn container<'a>(
+    r: &mut Reader<'a>,
+    outer: bool,
+    at: impl Fn(&[u8]) -> Option<Mark>,
+) -> Result<Option<&'static [u8]>, Error> {
+    // What the last value of `name` is, the reader left at it.
+    let peek = |r: &mut Reader<'a>, name: &[u8]| -> Result<Option<Peek>, Error> {
+        at(name)
+            .map(|mark| {
+                r.rewind(mark);
+                r.peek()
+            })
+            .transpose()
+    };
+    // One block: a string `type`, and no `content` unless the type is a block type (as
+    // `ObjectWalk::is_one_block`).
+    if peek(r, b"type")? == Some(Peek::String)
+        && (at(b"content").is_none() || is_block_type(r.string()?.text().as_bytes()))
+    {
+        return Ok(None);
+    }
+    let rpc = at(b"jsonrpc").is_some() || at(b"id").is_some();
+    Ok(Some(
+        if outer && rpc && (at(b"result").is_some() || at(b"params").is_some()) {
+            b""
+        } else if at(b"content").is_some() {
+            b"content"
+        } else if peek(r, b"messages")? == Some(Peek::Array) {
+            b"messages"
+        } else {
+            b"contents"
+        },
+    ))
+}
+
+/// Reads one member of a message object, its key `name` read, into `walk`. The members that
+/// nest a message are read here, the rest by [`leaf_member`]: each level of nesting holds
+/// only this small frame and its object's.
 fn member<'a, S: Sink<'a>>(
     name: &[u8],
     r: &mut Reader<'a>,
@@ -260,27 +285,35 @@ fn member<'a, S: Sink<'a>>(
     walk: &mut ObjectWalk<'a>,
     outer: bool,
 ) -> Result<(), Error> {
-    let ObjectWalk {
-        shape, seen, result, ..
-    } = walk;
+    let nested = match name {
+        // A notification's `params` is its message, as a response's `result` is.
+        b"result" | b"params" if outer => &mut walk.result,
+        b"payload" if !outer && r.peek()? == Peek::Object => &mut walk.payload,
+        _ => return leaf_member(name, r, w, walk, outer),
+    };
+    walk.streamed += 1;
+    *nested = Some(if r.peek()? == Peek::Object {
+        walk_object(r, w, false)?
+    } else {
+        r.skip()?;
+        Shape::of(ShapeKind::NoContent)
+    });
+    Ok(())
+}
+
+/// Reads a member of a message object that nests no message.
+fn leaf_member<'a, S: Sink<'a>>(
+    name: &[u8],
+    r: &mut Reader<'a>,
+    w: &mut Walker<'_, S>,
+    walk: &mut ObjectWalk<'a>,
+    outer: bool,
+) -> Result<(), Error> {
+    let ObjectWalk { shape, seen, .. } = walk;
     match name {
         b"jsonrpc" | b"id" if outer => {
             seen.rpc = true;
             r.skip()?;
-        }
-        // A notification's `params` is its message, as a response's `result` is.
-        b"result" | b"params" if outer => {
-            walk.streamed += 1;
-            *result = Some(if r.peek()? == Peek::Object {
-                walk_object(r, w, false)?
-            } else {
-                r.skip()?;
-                Shape::of(ShapeKind::NoContent)
-            });
-        }
-        b"payload" if !outer && r.peek()? == Peek::Object => {
-            walk.streamed += 1;
-            walk.payload = Some(walk_object(r, w, false)?);
         }
         b"error" if outer => shape.rpc_error = Some(Box::new(read_rpc_error(r)?)),
         b"type" => {
