@@ -711,6 +711,7 @@ mod tests {
                 format!(r#"{{"contents":[{{"uri":"x:","text":"a"}}],"content":[{b}]}}"#),
                 &b,
             ),
+            (format!(r#"{{"messages":[{{"content":{a}}}],"content":[{b}]}}"#), &b),
             (format!(r#"{{"messages":[{{"content":{a},"content":{b}}}]}}"#), &b),
             (
                 format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{a}]}},"result":{{"content":[{b}]}}}}"#),
@@ -754,6 +755,42 @@ mod tests {
             let (count, texts) = walks(&json);
             assert_eq!(count, 2, "{json}");
             assert_eq!(texts, walks(kept).1, "{json}");
+        }
+    }
+
+    #[test]
+    fn each_key_of_a_message_is_read_where_it_counts() {
+        fn parse(json: &str) -> Result<Message<'_>, Error> {
+            Message::parse(json.as_bytes())
+        }
+        let text = r#"{"type":"text","text":"hi"}"#;
+        // A `role` beside `content` makes a message of blocks, not a tool result.
+        assert!(matches!(parse(r#"{"role":"user","content":[]}"#), Ok(Message::Blocks(b)) if b.is_empty()));
+        let Ok(Message::ToolResult(result)) = parse(r#"{"content":[],"_meta":{"a":1},"resultType":"complete"}"#) else {
+            panic!("a tool result");
+        };
+        assert_eq!(result.meta.as_deref(), Some(r#"{"a":1}"#));
+        assert_eq!(result.result_type.as_deref(), Some("complete"));
+        let Ok(Message::Prompt(prompt)) = parse(r#"{"description":"d","messages":[]}"#) else {
+            panic!("a prompt");
+        };
+        assert_eq!(prompt.description.as_deref(), Some("d"));
+        // An event's `id` inside its params is no JSON-RPC id: the payload is the message.
+        let event =
+            format!(r#"{{"jsonrpc":"2.0","method":"e","params":{{"id":"e1","payload":{{"content":[{text}]}}}}}}"#);
+        let Ok(Message::ToolResult(result)) = parse(&event) else {
+            panic!("the payload's content");
+        };
+        assert_eq!(result.content.len(), 1);
+        // A container given again as no array: the last value counts, as in serde_json.
+        for json in [
+            format!(r#"{{"messages":[{{"role":"user","content":{text}}}],"messages":5}}"#),
+            r#"{"contents":[{"uri":"x:","text":"a"}],"contents":null}"#.to_owned(),
+        ] {
+            let kept = serde_json::from_str::<serde_json::Value>(&json).unwrap().to_string();
+            let expected = parse(&kept).map(|_| ()).map_err(|e| e.kind());
+            assert_eq!(expected, Err(ErrorKind::UnrecognizedMessage), "{json}");
+            assert_eq!(parse(&json).map(|_| ()).map_err(|e| e.kind()), expected, "{json}");
         }
     }
 }
