@@ -154,6 +154,7 @@ fn copy_scalar(r: &mut Reader<'_>, out: &mut String, peek: Peek) -> Result<(), E
         Peek::String => out_string(out, &r.string()?),
         Peek::Number => write_number(out, r.number()?),
         Peek::Bool => out.push_str(if r.boolean()? { "true" } else { "false" }),
+        // `null`; a container never comes here (and would fail as no `null`).
         Peek::Null | Peek::Object | Peek::Array => {
             r.null()?;
             out.push_str("null");

@@ -378,13 +378,14 @@ impl<'a> ObjectWalk<'a> {
         self.seen.string_type && (self.seen.block_type || !self.seen.content)
     }
 
-    /// What the object is, from what its members were.
+    /// What the object is, from what its members were: its payload's message, where it has
+    /// one and no `structuredContent` of its own. (A payload is read beside no container: on
+    /// the first walk both would have streamed, and the second reads the container alone.)
     fn decide(self, outer: bool) -> Result<Shape<'a>, Error> {
-        let has_own = self.seen.content || self.shape.kind.is_some() || self.seen.structured;
-        if let (false, Some(payload)) = (has_own || self.seen.rpc, self.payload) {
-            return Ok(payload);
+        match self.payload {
+            Some(payload) if !self.seen.structured => Ok(payload),
+            _ => decide(self.shape, &self.seen, self.result, outer),
         }
-        decide(self.shape, &self.seen, self.result, outer)
     }
 }
 
@@ -782,6 +783,31 @@ mod tests {
             panic!("the payload's content");
         };
         assert_eq!(result.content.len(), 1);
+        let Ok(Message::RpcError(error)) =
+            parse(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"m","data":[1]}}"#)
+        else {
+            panic!("an error");
+        };
+        assert_eq!(
+            (error.code, &*error.message, error.data.as_deref()),
+            (Some(-1), "m", Some("[1]"))
+        );
+        // Beside a payload, an event's own structuredContent makes it the message; the
+        // payload's blocks are shown all the same.
+        let event = format!(
+            r#"{{"jsonrpc":"2.0","method":"e","params":{{"structuredContent":{{"x":1}},"payload":{{"content":[{text}],"isError":true}}}}}}"#
+        );
+        let Ok(Message::ToolResult(result)) = parse(&event) else {
+            panic!("a tool result");
+        };
+        assert_eq!(
+            (
+                result.content.len(),
+                result.structured_content.as_deref(),
+                result.is_error
+            ),
+            (1, Some(r#"{"x":1}"#), false)
+        );
         // A container given again as no array: the last value counts, as in serde_json.
         for json in [
             format!(r#"{{"messages":[{{"role":"user","content":{text}}}],"messages":5}}"#),
