@@ -18,7 +18,7 @@ use mcp_agent_view::{
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
 use serde_json::Value;
 
 create_exception!(
@@ -57,14 +57,21 @@ fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T
     })
 }
 
-/// The JSON bytes of a message: `str`, `bytes`, a pydantic model of the official SDK (its
-/// JSON, by alias), or any JSON-compatible object.
+/// The JSON bytes of a message: `str`, `bytes` (or `bytearray`, `memoryview`), a pydantic
+/// model of the official SDK (its JSON, by alias), or any JSON-compatible object.
 fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(text) = message.cast::<PyString>() {
         return Ok(text.extract::<String>()?.into_bytes());
     }
     if let Ok(bytes) = message.cast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
+    }
+    // The other bytes-like types a socket or file is read into.
+    if let Ok(bytes) = message.cast::<PyByteArray>() {
+        return Ok(bytes.to_vec());
+    }
+    if message.is_instance_of::<PyMemoryView>() {
+        return Ok(message.call_method0("tobytes")?.cast::<PyBytes>()?.as_bytes().to_vec());
     }
     let py = message.py();
     if message.hasattr("model_dump_json")? {

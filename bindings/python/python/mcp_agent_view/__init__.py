@@ -5,8 +5,9 @@ embedded resources, resource links, MCPL bulk references) read on its own, decid
 shown on each lane as the model should read it; no uri ever reaches the model, and one bad block
 never costs its siblings.
 
-A ``message`` may be ``str``, ``bytes``, a JSON-compatible object (``dict``, ``list``) or a
-pydantic model of the official ``mcp`` SDK; the same message in any form gives the same output.
+A ``message`` may be ``str``, ``bytes`` (or ``bytearray``, ``memoryview``), a JSON-compatible
+object (``dict``, ``list``) or a pydantic model of the official ``mcp`` SDK; the same message
+in any form gives the same output.
 Targets are ``"neutral"``, ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"``;
 provenances ``"tool-result"``, ``"push-event"``, ``"channel-message"``,
 ``"context-injection"``, ``"script-result"``, ``"prompt"``. An unknown name is a
