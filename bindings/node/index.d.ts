@@ -3,8 +3,9 @@
 /** A JSON value, as `JSON.parse` gives it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A message: its JSON text, its bytes, or a plain JS value (what `JSON.stringify` writes). */
-export type Message = string | Uint8Array | ArrayBuffer | unknown;
+/** A message: its JSON text, its bytes (any view of them, or the buffer), or a plain JS value
+ * (what `JSON.stringify` writes). */
+export type Message = string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer | unknown;
 
 /** `"neutral"`, `"anthropic"`, `"openai-chat"`, `"openai-responses"`. */
 export type Target = "neutral" | "anthropic" | "openai-chat" | "openai-responses";

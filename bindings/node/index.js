@@ -39,10 +39,15 @@ function translated(e) {
   return new McpAgentViewError(e.message, kind, place(line), place(column));
 }
 
-/** The JSON text or bytes of a message: a string, a Buffer/Uint8Array, or a plain JS value. */
+/**
+ * The JSON text or bytes of a message: a string, a Buffer or any other view of bytes (a typed
+ * array or DataView, of this realm or another), an ArrayBuffer, or a plain JS value.
+ */
 function bytesOf(message) {
   if (typeof message === "string" || message instanceof Uint8Array) return message;
-  if (message instanceof ArrayBuffer) return new Uint8Array(message);
+  if (ArrayBuffer.isView(message)) return new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+  const tag = Object.prototype.toString.call(message);
+  if (tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]") return new Uint8Array(message);
   const text = JSON.stringify(message);
   if (text === undefined) throw new TypeError("a message is a string, bytes, or a JSON value");
   return text;

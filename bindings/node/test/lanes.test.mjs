@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import vm from "node:vm";
 
 import * as mav from "../index.mjs";
 
@@ -76,7 +77,20 @@ test("every vector reads as the crate reads it, on every lane and target", () =>
 
 test("every input form reads alike: text, bytes, a plain value", () => {
   for (const [name, data] of VECTORS) {
-    const forms = [data, Buffer.from(data), new Uint8Array(Buffer.from(data)), JSON.parse(data)];
+    const bytes = Buffer.from(data);
+    // A view of part of a larger buffer, and bytes made in another realm (`instanceof` fails).
+    const within = Buffer.concat([Buffer.from("xx"), bytes, Buffer.from("yy")]);
+    const otherRealm = vm.runInNewContext("Uint8Array.from(b)", { b: bytes });
+    const forms = [
+      data,
+      bytes,
+      new Uint8Array(bytes),
+      new DataView(within.buffer, within.byteOffset + 2, bytes.length),
+      new Uint8Array(bytes).buffer,
+      otherRealm,
+      otherRealm.buffer,
+      JSON.parse(data),
+    ];
     const read = (form) => {
       try {
         return mav.history(form, registry());
