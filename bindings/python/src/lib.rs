@@ -21,8 +21,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
 use serde_json::Value;
 
+// Named for the package it is imported from, so that an error pickles (a process pool's
+// worker sends its errors back pickled).
 create_exception!(
-    _native,
+    mcp_agent_view,
     Error,
     PyValueError,
     "A message this package cannot read, or an argument it cannot take. `.kind` names the \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import pickle
 import subprocess
 import threading
 
@@ -119,6 +120,17 @@ def test_errors_name_their_kind_and_place():
     with pytest.raises(mav.Error, match="unknown reference") as caught:
         mav.Registry().lookup("ref_0000000000000")
     assert caught.value.kind == "UnknownReference"
+
+
+def test_an_error_pickles_with_its_kind_and_place():
+    # A process pool's worker sends its exceptions back pickled.
+    with pytest.raises(mav.Error) as caught:
+        mav.history('{"content": [}', mav.Registry())
+    error = caught.value
+    assert type(error).__module__ == "mcp_agent_view"
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is mav.Error
+    assert (str(again), again.kind, again.line, again.column) == (str(error), "Json", 1, error.column)
 
 
 def test_a_bad_answer_is_a_failed_call_not_an_exception():
