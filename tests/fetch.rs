@@ -1220,3 +1220,70 @@ fn a_redirect_adding_a_user_name_alone_is_refused() {
     );
     assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
+
+/// A body read as scripted: each step a chunk, a pause, or an error; then its end.
+struct ScriptedBody(std::collections::VecDeque<Step>);
+
+enum Step {
+    Bytes(&'static [u8]),
+    Pause(Duration),
+    Fails(std::io::ErrorKind),
+}
+
+impl std::io::Read for ScriptedBody {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.0.pop_front() {
+                None => return Ok(0),
+                Some(Step::Bytes(bytes)) => {
+                    buf[..bytes.len()].copy_from_slice(bytes);
+                    return Ok(bytes.len());
+                }
+                Some(Step::Pause(pause)) => std::thread::sleep(pause),
+                Some(Step::Fails(kind)) => return Err(kind.into()),
+            }
+        }
+    }
+}
+
+/// A transport whose every answer is a 200 with a scripted body.
+struct Scripted(std::sync::Mutex<Option<ScriptedBody>>);
+
+impl mcp_agent_view::fetch::Transport for Scripted {
+    fn get(&self, _: &mcp_agent_view::fetch::Plan, _: Duration) -> Result<mcp_agent_view::fetch::Answer<'_>, Refusal> {
+        let body = self.0.lock().unwrap().take().expect("one request");
+        Ok(mcp_agent_view::fetch::Answer::Body {
+            status: 200,
+            content_type: Some("text/plain".into()),
+            content_encoding: None,
+            body: Box::new(body),
+        })
+    }
+}
+
+#[test]
+fn a_body_is_read_through_interruptions_and_fails_on_errors_and_at_its_deadline() {
+    use std::io::ErrorKind;
+    let fetch = |steps: Vec<Step>| {
+        let (registry, id) = link_registry("https://files.example.com/a");
+        let transport = Scripted(std::sync::Mutex::new(Some(ScriptedBody(steps.into()))));
+        let policy = FetchPolicy::new().timeout(Duration::from_millis(200));
+        Fetcher::new(policy)
+            .transport(transport)
+            .fetch(&registry, &id)
+            .map(|fetched| fetched.bytes)
+    };
+    let hello = |between: Step| vec![Step::Bytes(b"he"), between, Step::Bytes(b"llo")];
+    assert_eq!(fetch(hello(Step::Fails(ErrorKind::Interrupted))).unwrap(), b"hello");
+    assert_eq!(fetch(hello(Step::Fails(ErrorKind::TimedOut))), Err(Refusal::Timeout));
+    assert_eq!(
+        fetch(hello(Step::Fails(ErrorKind::ConnectionReset))),
+        Err(Refusal::Transport("the body could not be read"))
+    );
+    // A body that keeps coming past the deadline is cut there, not read to its end.
+    assert_eq!(
+        fetch(hello(Step::Pause(Duration::from_millis(400)))),
+        Err(Refusal::Timeout)
+    );
+    assert_eq!(fetch(hello(Step::Pause(Duration::ZERO))).unwrap(), b"hello");
+}

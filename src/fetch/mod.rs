@@ -411,21 +411,8 @@ impl<'a> Fetcher<'a> {
                         return Err(Refusal::Status(status));
                     }
                     let mut verifier = Verifier::new(self.policy.max_bytes, content_encoding.as_deref())?;
-                    let mut chunk = vec![0; 16 * 1024];
-                    loop {
-                        if Instant::now() > deadline {
-                            return Err(Refusal::Timeout);
-                        }
-                        let n = match body.read(&mut chunk) {
-                            Ok(0) => break,
-                            Ok(n) => n,
-                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return Err(Refusal::Timeout),
-                            Err(_) => return Err(Refusal::Transport("the body could not be read")),
-                        };
-                        // Past the ceiling: the body is dropped here, which ends the transfer.
-                        verifier.push(&chunk[..n])?;
-                    }
+                    // Past the ceiling, the body is dropped unread, which ends the transfer.
+                    read_into(&mut verifier, &mut body, deadline, "the body could not be read")?;
                     let claimed = claimed.or(content_type.as_deref());
                     return verifier.finish(record.digest.as_deref(), claimed);
                 }
@@ -462,20 +449,8 @@ impl<'a> Fetcher<'a> {
             return Err(over);
         }
         let mut verifier = Verifier::new(self.policy.max_bytes, None)?;
-        let mut chunk = vec![0; 16 * 1024];
-        loop {
-            if Instant::now() > deadline {
-                return Err(Refusal::Timeout);
-            }
-            // The verifier refuses one byte past the ceiling, should the file grow as it is
-            // read.
-            match file.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => verifier.push(&chunk[..n])?,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => return Err(Refusal::Transport("the file could not be read")),
-            }
-        }
+        // The verifier refuses one byte past the ceiling, should the file grow as it is read.
+        read_into(&mut verifier, &mut file, deadline, "the file could not be read")?;
         verifier.finish(record.digest.as_deref(), claimed)
     }
 
@@ -494,6 +469,30 @@ impl<'a> Fetcher<'a> {
         };
         let claimed = record.mime_type.as_deref().or(mime_type.as_deref());
         self.verify_whole(&bytes, record, claimed)
+    }
+}
+
+/// Reads `source` to its end into `verifier` a chunk at a time; fails where the deadline
+/// passes, the verifier refuses a chunk (past the ceiling, corrupt) or the read fails (`failed`
+/// says what).
+fn read_into(
+    verifier: &mut Verifier,
+    source: &mut dyn Read,
+    deadline: Instant,
+    failed: &'static str,
+) -> Result<(), Refusal> {
+    let mut chunk = vec![0; 16 * 1024];
+    loop {
+        if Instant::now() > deadline {
+            return Err(Refusal::Timeout);
+        }
+        match source.read(&mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => verifier.push(&chunk[..n])?,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return Err(Refusal::Timeout),
+            Err(_) => return Err(Refusal::Transport(failed)),
+        }
     }
 }
 
