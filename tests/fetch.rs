@@ -522,6 +522,8 @@ fn the_defaults_are_the_documented_ones() {
     assert_eq!(policy.max_bytes_allowed(), 16 * 1024 * 1024);
     assert_eq!(mcp_agent_view::fetch::DEFAULT_MAX_BYTES, 16 * 1024 * 1024);
     assert_eq!(FetchPolicy::new().max_bytes(7).max_bytes_allowed(), 7);
+    let fetcher = Fetcher::new(FetchPolicy::new().max_bytes(7));
+    assert_eq!(fetcher.policy().max_bytes_allowed(), 7);
     let shown = format!("{:?}", FetchPolicy::new().max_bytes(128).bearer("s3cret"));
     assert!(
         shown.contains("max_bytes: 128") && shown.contains("\"https\"") && shown.contains("max_redirects: 3"),
@@ -1025,8 +1027,13 @@ fn files_are_read_only_under_the_directory_the_host_names() {
             );
         }
     }
-    // The ceiling holds on the file's size before anything is read.
+    // The ceiling holds on the file's size before anything is read; a file of the ceiling's
+    // size is read.
     std::fs::write(shared.join("big.bin"), vec![b'x'; 100]).unwrap();
+    assert_eq!(
+        fetch_file(under().max_bytes(100), &shared.join("big.bin")).unwrap(),
+        vec![b'x'; 100]
+    );
     assert_eq!(
         fetch_file(under().max_bytes(99), &shared.join("big.bin")).unwrap_err(),
         Refusal::OverCeiling {
@@ -1059,14 +1066,17 @@ fn saving_never_writes_through_a_planted_link() {
     let save_dir = dir.join("saved");
     std::fs::create_dir(&save_dir).unwrap();
     let (registry, id) = data_reference(b"RIFF0000WAVEpayload", "audio/wav", None);
-    // Links at the name the partial file had before (it held the process id), and at the
-    // final name.
+    // Links at the name the partial file had before (it held the process id), at names a
+    // guessable partial name would have, and at the final name.
     let name = format!("{id}.wav");
-    std::os::unix::fs::symlink(
-        &victim,
-        save_dir.join(format!(".{name}.{}.partial", std::process::id())),
-    )
-    .unwrap();
+    let planted = [
+        format!(".{name}.{}.partial", std::process::id()),
+        format!(".{name}.{:032x}.partial", 0),
+        format!(".{name}.{:016x}{:016x}.partial", 1, 1),
+    ];
+    for partial in &planted {
+        std::os::unix::fs::symlink(&victim, save_dir.join(partial)).unwrap();
+    }
     std::os::unix::fs::symlink(&victim, save_dir.join(&name)).unwrap();
     let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(&save_dir);
     let done = fetcher.fetch(&registry, &id).unwrap();
@@ -1075,13 +1085,15 @@ fn saving_never_writes_through_a_planted_link() {
     assert!(!std::fs::symlink_metadata(&saved).unwrap().file_type().is_symlink());
     assert_eq!(std::fs::read(&saved).unwrap(), b"RIFF0000WAVEpayload");
     assert_eq!(done.verified().path.as_deref(), saved.to_str());
-    // Only the planted partial link is left beside the saved file: no partial of ours.
+    // Only the planted partial links are left beside the saved file: no partial of ours.
     let mut names: Vec<String> = std::fs::read_dir(&save_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, [format!(".{name}.{}.partial", std::process::id()), name]);
+    let mut left: Vec<String> = planted.into_iter().chain([name]).collect();
+    left.sort();
+    assert_eq!(names, left);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1286,4 +1298,107 @@ fn a_body_is_read_through_interruptions_and_fails_on_errors_and_at_its_deadline(
         Err(Refusal::Timeout)
     );
     assert_eq!(fetch(hello(Step::Pause(Duration::ZERO))).unwrap(), b"hello");
+}
+
+#[test]
+fn a_link_is_read_from_its_server_and_a_bulk_reference_by_its_scheme() {
+    use mcp_agent_view::fetch::{Answer, Plan, Transport};
+    /// A transport that counts what it was asked and answers nothing.
+    struct Refuses(std::rc::Rc<std::cell::Cell<usize>>);
+    impl Transport for Refuses {
+        fn get(&self, _: &Plan, _: Duration) -> Result<Answer<'_>, Refusal> {
+            self.0.set(self.0.get() + 1);
+            Err(Refusal::Transport("dialed"))
+        }
+    }
+    let server = Server {
+        name: "s",
+        asked: std::cell::RefCell::default(),
+    };
+    let dialed = std::rc::Rc::default();
+    let fetcher = Fetcher::new(FetchPolicy::new())
+        .transport(Refuses(std::rc::Rc::clone(&dialed)))
+        .resources(&server);
+    let fetch = |block: serde_json::Value| {
+        let (registry, id) = registered(&block);
+        fetcher
+            .fetch(&registry, &id)
+            .map(|f| String::from_utf8(f.bytes).unwrap())
+    };
+    // A link is the server's own resource, read back through it whatever its scheme.
+    let link = json!({"type": "resource_link", "uri": "https://files.example.com/a", "name": "n"});
+    assert_eq!(fetch(link).unwrap(), "s serves a");
+    // A bulk reference is read from the server only where its scheme is none the policy's
+    // transports serve.
+    let bulk = |uri: &str| json!({"type": "resource", "uri": uri, "name": "n"});
+    assert_eq!(fetch(bulk("demo://resource/b")).unwrap(), "s serves b");
+    assert_eq!(dialed.get(), 0);
+    for uri in ["https://files.example.com/c", "HTTP://files.example.com/c"] {
+        assert!(fetch(bulk(uri)).is_err(), "{uri}");
+    }
+    assert_eq!(dialed.get(), 1, "https dialed; http refused by the policy before");
+    assert_eq!(
+        fetch(bulk("data:text/plain,d")).unwrap_err(),
+        Refusal::Scheme {
+            allowed: vec!["https".into()]
+        }
+    );
+    assert_eq!(
+        *server.asked.borrow(),
+        ["https://files.example.com/a", "demo://resource/b"]
+    );
+}
+
+#[test]
+fn data_uris_are_read_as_rfc_2397_writes_them() {
+    let fetch = |uri: &str| {
+        let (registry, id) = registered(&json!({"type": "resource", "uri": uri, "name": "n"}));
+        let fetched = Fetcher::new(FetchPolicy::new().allow_scheme("data"))
+            .fetch(&registry, &id)
+            .unwrap();
+        (
+            String::from_utf8(fetched.bytes.clone()).unwrap(),
+            fetched.verified().mime_type.clone(),
+        )
+    };
+    let text = |bytes: &str, mime: &str| (bytes.to_owned(), mime.to_owned());
+    assert_eq!(fetch("data:,a%20b"), text("a b", "text/plain"));
+    assert_eq!(fetch("data:text/csv,aGk="), text("aGk=", "text/csv"));
+    assert_eq!(fetch("data:text/csv;base64,aGk="), text("hi", "text/csv"));
+    assert_eq!(fetch("DATA:text/csv;BASE64,aGk="), text("hi", "text/csv"));
+}
+
+#[test]
+fn a_resources_read_answer_gives_its_contents_or_says_why_not() {
+    use mcp_agent_view::fetch::{read_contents_of, ReadContents};
+    let text = ReadContents::Text {
+        mime_type: Some("text/plain".into()),
+        text: "hi".into(),
+    };
+    let blob = ReadContents::Blob {
+        mime_type: None,
+        blob: "aGk=".into(),
+    };
+    let contents = json!({"contents": [
+        {"uri": "demo://a", "mimeType": "text/plain", "text": "hi"},
+        {"uri": "demo://b", "blob": "aGk=", "text": "a blob wins"},
+    ]});
+    assert_eq!(read_contents_of(&contents).unwrap(), [text.clone(), blob.clone()]);
+    // A JSON-RPC response, its result read.
+    let response = json!({"jsonrpc": "2.0", "id": 1, "result": contents});
+    assert_eq!(read_contents_of(&response).unwrap(), [text, blob]);
+    for (answer, why) in [
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32002, "message": "Resource\nnot found"}}),
+            "Resource not found",
+        ),
+        (json!({"error": {"code": -32002}}), "error"),
+        (json!({"contents": {}}), "no contents"),
+        (
+            json!({"contents": [{"uri": "demo://a"}]}),
+            "contents without text or blob",
+        ),
+    ] {
+        assert_eq!(read_contents_of(&answer), Err(Refusal::Read(why.into())), "{answer}");
+    }
 }

@@ -561,24 +561,22 @@ fn extension(mime_type: &str) -> &'static str {
 /// Writes `checked` under `dir` by its storage name: to a new file of its own first, then
 /// renamed into place, so that no partial file ever stands under the name, and none is left.
 /// The partial file's name cannot be predicted, and it is created new (`create_new`: an entry
-/// already there, a planted symlink among them, is never opened, let alone written through).
+/// already there, a planted symlink among them, is never opened, let alone written through;
+/// with 128 unpredictable bits in the name, one there is refused, not tried around).
 fn save(dir: &Path, id: &str, checked: &Checked) -> Result<PathBuf, Refusal> {
     let why = |e: std::io::Error| Refusal::Save(format!("{:?}", e.kind()));
     let name = storage_name(id, &checked.mime_type);
     let path = dir.join(&name);
-    let mut tries = 0;
-    let (partial, mut file) = loop {
-        let partial = dir.join(format!(
-            ".{name}.{:016x}{:016x}.partial",
-            unpredictable(),
-            unpredictable()
-        ));
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&partial) {
-            Ok(file) => break (partial, file),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
-            Err(e) => return Err(why(e)),
-        }
-    };
+    let partial = dir.join(format!(
+        ".{name}.{:016x}{:016x}.partial",
+        unpredictable(),
+        unpredictable()
+    ));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&partial)
+        .map_err(why)?;
     let written = file.write_all(&checked.bytes).and_then(|()| file.sync_all());
     drop(file);
     match written.and_then(|()| std::fs::rename(&partial, &path)) {
