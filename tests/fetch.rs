@@ -93,6 +93,16 @@ fn userinfo_claims_and_expiry_are_refused_before_dialing() {
     );
     big.size_bytes = Some(128);
     assert!(policy.plan(&big).is_ok());
+    // A digest this crate cannot check refuses the fetch before it is dialed; one it can, not.
+    let mut digested = record("https://files.example.com/a");
+    for (digest, outcome) in [
+        ("sha256:short", Err(Refusal::BadDigest)),
+        ("md5:XUFAKrxLKna5cZ2REBfFkg", Err(Refusal::BadDigest)),
+        ("sha256:LPJNul-wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ", Ok(())),
+    ] {
+        digested.digest = Some(digest.into());
+        assert_eq!(policy.plan(&digested).map(|_| ()), outcome, "{digest}");
+    }
     let mut expiring = record("https://files.example.com/a");
     for (at, outcome) in [
         ("not-a-date", Err(Refusal::BadExpiry)),

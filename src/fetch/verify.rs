@@ -162,12 +162,13 @@ impl Verifier {
         self.sink().is_some_and(|sink| sink.over)
     }
 
+    /// The refusal of a body past the ceiling (asked only where `is_over`, so once
+    /// the coding is known).
     fn over(&self) -> Refusal {
-        let ceiling = match &self.decoding {
-            Decoding::Deflate(_, max) => *max,
-            _ => self.sink().map_or(0, |sink| sink.max),
-        };
-        Refusal::OverCeiling { ceiling, claimed: None }
+        Refusal::OverCeiling {
+            ceiling: self.sink().map_or(0, |sink| sink.max),
+            claimed: None,
+        }
     }
 
     /// Ends the body: the coding must end cleanly, the bytes must match `digest` where one is
