@@ -16,6 +16,8 @@ mod example_clients_ended_on_a_protocol_error;
 mod example_clients_sent_empty_structured_only_results;
 #[path = "regression/file_references_read_anything.rs"]
 mod file_references_read_anything;
+#[path = "regression/files_escaped_through_a_swapped_directory.rs"]
+mod files_escaped_through_a_swapped_directory;
 #[path = "regression/history_lane_ignored_what_tool_results_honour.rs"]
 mod history_lane_ignored_what_tool_results_honour;
 #[path = "regression/labels_carried_the_uri.rs"]

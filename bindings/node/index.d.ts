@@ -154,7 +154,10 @@ export namespace fetch {
     timeoutMs?: number;
     maxRedirects?: number;
     crossOriginRedirects?: boolean;
+    /** `file:` references to regular files beneath this directory, through no symlink or `..`. */
     allowFilesUnder?: string;
+    /** Allow a file with more than one link there (refused by default). */
+    allowHardLinks?: boolean;
     /** Where verified bytes are saved, as `<ref id>.<extension>`. */
     saveDir?: string;
   }

@@ -236,7 +236,7 @@ const fetch = {
 
   /**
    * A fetcher under a policy: `{ maxBytes, allowSchemes, origin, bearer, allowOrigins, timeoutMs,
-   * maxRedirects, crossOriginRedirects, allowFilesUnder, saveDir }` (https and public addresses
+   * maxRedirects, crossOriginRedirects, allowFilesUnder, allowHardLinks, saveDir }` (https and public addresses
    * only, 16 MiB, 30 s, 3 redirects unless told).
    */
   Fetcher: class Fetcher {

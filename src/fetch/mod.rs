@@ -444,7 +444,7 @@ impl<'a> Fetcher<'a> {
             ceiling: self.policy.max_bytes,
             claimed: None,
         };
-        let (mut file, size) = files::open_under(root, &path)?;
+        let (mut file, size) = files::open_under(root, &path, self.policy.hard_links)?;
         if size > self.policy.max_bytes {
             return Err(over);
         }

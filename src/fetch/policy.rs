@@ -33,6 +33,7 @@ pub struct FetchPolicy {
     pub(crate) cross_origin_redirects: bool,
     pub(crate) now: Option<SystemTime>,
     pub(crate) files_under: Option<PathBuf>,
+    pub(crate) hard_links: bool,
 }
 
 impl std::fmt::Debug for FetchPolicy {
@@ -55,6 +56,7 @@ impl std::fmt::Debug for FetchPolicy {
             .field("max_redirects", &self.max_redirects)
             .field("cross_origin_redirects", &self.cross_origin_redirects)
             .field("files_under", &self.files_under)
+            .field("hard_links", &self.hard_links)
             .finish_non_exhaustive()
     }
 }
@@ -85,6 +87,7 @@ impl FetchPolicy {
             cross_origin_redirects: true,
             now: None,
             files_under: None,
+            hard_links: false,
         }
     }
 
@@ -159,11 +162,14 @@ impl FetchPolicy {
         self
     }
 
-    /// Allows `file:` references to regular files under `dir`, and nowhere else: the path,
-    /// with every symlink resolved, must stay under `dir` (itself resolved when a fetch is
-    /// made); a directory, FIFO, socket or device is refused, and so is any file on procfs,
-    /// sysfs or devtmpfs (`/proc`, `/sys`, `/dev`), whatever `dir` is. The ceiling holds on
-    /// the file's size and on what is read, and the timeout covers the read.
+    /// Allows `file:` references to regular files beneath `dir`, and nowhere else. The path
+    /// is resolved inside `dir` so that no component can leave it, whatever is swapped
+    /// meanwhile: no symlink is followed and no `..` taken below `dir` (`dir` itself is
+    /// opened as the host names it). A directory, FIFO, socket or device is refused, and so
+    /// is any file on procfs, sysfs or another filesystem of the kernel's own, wherever it is
+    /// mounted; a file with more than one link is refused unless
+    /// [`FetchPolicy::allow_hard_links`]. The ceiling holds on the file's size and on what is
+    /// read, and the timeout covers the read.
     ///
     /// ```
     /// use mcp_agent_view::fetch::FetchPolicy;
@@ -174,6 +180,15 @@ impl FetchPolicy {
     #[must_use]
     pub fn allow_files_under(mut self, dir: impl Into<PathBuf>) -> Self {
         self.files_under = Some(dir.into());
+        self
+    }
+
+    /// Allows a `file:` reference to a file with more than one link. Refused by default: a
+    /// hard link inside the directory to a file outside it (on the same filesystem) reads as
+    /// any other file there.
+    #[must_use]
+    pub fn allow_hard_links(mut self, allow: bool) -> Self {
+        self.hard_links = allow;
         self
     }
 

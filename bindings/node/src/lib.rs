@@ -345,6 +345,9 @@ impl Fetcher {
         if let Some(dir) = settings.get("allowFilesUnder").and_then(Value::as_str) {
             policy = policy.allow_files_under(dir);
         }
+        if let Some(allow) = settings.get("allowHardLinks").and_then(Value::as_bool) {
+            policy = policy.allow_hard_links(allow);
+        }
         let save_dir = settings.get("saveDir").and_then(Value::as_str).map(PathBuf::from);
         Ok(Fetcher { policy, save_dir })
     }

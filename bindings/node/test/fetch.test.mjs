@@ -2,7 +2,11 @@
 // arrives verified and shown as content; what it refuses is a failed call naming the reason and
 // never the uri; the main thread runs on while a fetch waits.
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { after, before, test } from "node:test";
 
 import * as mav from "../index.mjs";
@@ -106,4 +110,23 @@ test("policy settings are checked; the tool definition takes every shape", () =>
   assert.equal(mav.fetch.toolDefinition("openai-chat", "get_ref").function.name, "get_ref");
   assert.equal(mav.fetch.toolDefinition("openai-responses").name, "fetch_reference");
   assert.throws(() => mav.fetch.toolDefinition("gemini"), RangeError);
+});
+
+test("a hard link under the directory is read only when allowed", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mav-node-links-"));
+  const shared = path.join(dir, "shared");
+  fs.mkdirSync(shared);
+  fs.writeFileSync(path.join(dir, "secret.txt"), "outside");
+  fs.writeFileSync(path.join(shared, "notes.txt"), "under");
+  fs.linkSync(path.join(dir, "secret.txt"), path.join(shared, "linked.txt"));
+  const registry = new mav.Registry({ seed: 7 });
+  const notes = stub(registry, pathToFileURL(path.join(shared, "notes.txt")).href);
+  const linked = stub(registry, pathToFileURL(path.join(shared, "linked.txt")).href);
+  const under = new mav.fetch.Fetcher({ allowFilesUnder: shared });
+  assert.ok((await under.fetchReference({ ref_id: notes }, "t", registry)).content.some((b) => b.text === "under"));
+  const refused = await under.fetchReference({ ref_id: linked }, "t", registry);
+  assert.ok(refused.isError && refused.content[0].text.includes("more than one link"), refused.content[0].text);
+  const allowed = new mav.fetch.Fetcher({ allowFilesUnder: shared, allowHardLinks: true });
+  assert.ok((await allowed.fetchReference({ ref_id: linked }, "t", registry)).content.some((b) => b.text === "outside"));
+  fs.rmSync(dir, { recursive: true });
 });

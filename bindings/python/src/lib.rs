@@ -407,6 +407,7 @@ impl Policy {
         max_redirects=3,
         cross_origin_redirects=true,
         allow_files_under=None,
+        allow_hard_links=false,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -420,6 +421,7 @@ impl Policy {
         max_redirects: u8,
         cross_origin_redirects: bool,
         allow_files_under: Option<std::path::PathBuf>,
+        allow_hard_links: bool,
     ) -> PyResult<Self> {
         let timeout = Duration::try_from_secs_f64(timeout)
             .map_err(|_| PyValueError::new_err("timeout is a number of seconds, 0 or more"))?;
@@ -448,6 +450,7 @@ impl Policy {
         if let Some(dir) = allow_files_under {
             policy = policy.allow_files_under(dir);
         }
+        policy = policy.allow_hard_links(allow_hard_links);
         Ok(Policy(policy))
     }
 

@@ -5,6 +5,7 @@ names the reason and never the uri; the interpreter runs on while a fetch waits.
 from __future__ import annotations
 
 import http.server
+import os
 import re
 import threading
 import time
@@ -148,3 +149,20 @@ def test_the_tool_definition_in_every_shape():
     assert fetch.tool_definition("openai-responses")["name"] == "fetch_reference"
     with pytest.raises(ValueError, match="anthropic"):
         fetch.tool_definition("gemini")
+
+
+def test_a_hard_link_under_the_directory_is_read_only_when_allowed(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (tmp_path / "secret.txt").write_text("outside")
+    (shared / "notes.txt").write_text("under")
+    os.link(tmp_path / "secret.txt", shared / "linked.txt")
+    registry = mav.Registry(seed=7)
+    notes = stub(registry, (shared / "notes.txt").as_uri())
+    linked = stub(registry, (shared / "linked.txt").as_uri())
+    under = fetch.Fetcher(fetch.Policy(allow_files_under=shared))
+    assert {"type": "text", "text": "under"} in under.fetch_reference({"ref_id": notes}, "t", registry).content
+    refused = under.fetch_reference({"ref_id": linked}, "t", registry)
+    assert refused.is_error and "more than one link" in refused.content[0]["text"]
+    allowed = fetch.Fetcher(fetch.Policy(allow_files_under=shared, allow_hard_links=True))
+    assert {"type": "text", "text": "outside"} in allowed.fetch_reference({"ref_id": linked}, "t", registry).content

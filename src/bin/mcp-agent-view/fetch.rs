@@ -44,10 +44,13 @@ pub(crate) struct FetchArgs {
     /// is allowed only by --allow-files-under.
     #[arg(long, value_name = "S")]
     allow_scheme: Vec<String>,
-    /// Allow `file:` references to regular files under DIR (symlinks resolved), and nowhere
-    /// else.
+    /// Allow `file:` references to regular files beneath DIR (through no symlink or `..`),
+    /// and nowhere else.
     #[arg(long, value_name = "DIR")]
     allow_files_under: Option<PathBuf>,
+    /// Allow a file with more than one link under --allow-files-under (refused by default).
+    #[arg(long, requires = "allow_files_under")]
+    allow_hard_links: bool,
     /// An origin to allow whose addresses are not public; may be given more than once.
     #[arg(long, value_name = "O")]
     allow_origin: Vec<String>,
@@ -143,7 +146,7 @@ fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
         if !dir.is_dir() {
             return Err(format!("--allow-files-under {}: no such directory", dir.display()));
         }
-        policy = policy.allow_files_under(dir);
+        policy = policy.allow_files_under(dir).allow_hard_links(args.allow_hard_links);
     }
     for origin in &args.allow_origin {
         policy = policy

@@ -66,6 +66,7 @@ class Policy:
         max_redirects: int = 3,
         cross_origin_redirects: bool = True,
         allow_files_under: Optional[Union[str, os.PathLike[str]]] = None,
+        allow_hard_links: bool = False,
     ) -> None: ...
     @property
     def max_bytes(self) -> int: ...
