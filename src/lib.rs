@@ -101,7 +101,7 @@ pub mod markers {
         DISPLAYED_TO_USER, EMPTY_TEXT, MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE,
         TOO_DEEP, WITHHELD,
     };
-    pub use crate::text::{base64_decoded_len, clean_label, format_size, LABEL_MAX_CHARS};
+    pub use crate::text::{base64_decoded_len, clean_label, format_size, label_shows_uri, LABEL_MAX_CHARS};
 }
 
 /// The README's examples, run as doctests.

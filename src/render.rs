@@ -262,7 +262,9 @@ fn stub(out: &mut String, stubs: &mut Stubs<'_>, reference: &Reference<'_>, prov
     };
     let before = out.len();
     out.push_str(" — ");
-    let mime = mime_type.is_some_and(|mime| push_mime(out, mime));
+    // A claimed type that is no media type is still the server's testimony (RFC-005): shown
+    // cleaned and cut as any label, where it shows no URL.
+    let mime = mime_type.is_some_and(|mime| push_mime(out, mime) || crate::text::push_label(out, mime));
     if let Some(size) = size {
         if mime {
             out.push_str(", ");

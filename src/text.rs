@@ -204,53 +204,294 @@ fn ascii_forms(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().map(|c| if full_width(c) { ascii(c) } else { c }).collect())
 }
 
-/// Whether a cleaned `label` holds `uri`, or any part of it a credential may be in: the uri
-/// itself, its userinfo, query or fragment whole, each of their `&`/`;`-separated pairs, and
-/// each name or value of three characters or more in them, as written or percent-decoded.
-/// Compared without regard to ASCII case, full-width forms read as ASCII (`ｔｏｋｅｎ`), the
-/// label as written and percent-decoded.
+/// The fewest characters, once folded, a part of a uri has for a label to be refused for
+/// holding it, by where the part stands. Shorter parts are words any label may hold (`v=2`,
+/// a path segment `en` or `text`, beside a media type's `text/plain`).
+mod fewest {
+    /// The userinfo, the query and the fragment, where credentials are carried.
+    pub(super) const CREDENTIAL: usize = 3;
+    /// A network host.
+    pub(super) const HOST: usize = 4;
+    /// A path segment but the last.
+    pub(super) const SEGMENT: usize = 6;
+}
+
+/// Whether a cleaned `label` shows its own `uri`, or a part of it that is not the label's to
+/// show: the uri whole; its userinfo, query and fragment (whole, each pair, each name and
+/// value) of [`fewest::CREDENTIAL`] folded characters or more; its host, where it names one on
+/// the network (a special scheme's, or one with a dot or an address), in either spelling
+/// (Unicode or punycode), of [`fewest::HOST`] or more; each path segment but the last of
+/// [`fewest::SEGMENT`] or more. The last path segment (the file name, `report.pdf`) is the
+/// label's to show, and so is a custom scheme's single-word authority (`demo://resource/…`).
+///
+/// Both sides are compared after one folding ([`fold_into`]): percent-decoded, NFKC, the
+/// confusables skeleton of UTS #39, case folded, and every character but letters and digits
+/// removed, so that a lookalike (`ｈｔｔｐｓ꞉//`, a Cyrillic `О`, mathematical bold letters) or a
+/// value split by a space or a dash is the part it spells.
 pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
-    let label = ascii_forms(label);
-    let decoded = percent_decoded(&label);
-    let labels = [Some(&*label), decoded.as_deref()];
-    let holds = |part: &str| {
-        let part_decoded = percent_decoded(part);
-        let parts = [Some(part), part_decoded.as_deref()];
-        let mut parts = parts.iter().flatten().filter(|p| !p.is_empty());
-        parts.any(|p| labels.iter().flatten().any(|label| contains_ignoring_case(label, p)))
-    };
-    if holds(uri) {
+    shows_any_part(label, uri, false)
+}
+
+/// [`mentions_uri`], or [`media_type_mentions_uri`] with `credentials_only`.
+fn shows_any_part(label: &str, uri: &str, credentials_only: bool) -> bool {
+    if is_plain_ascii(label) && is_plain_ascii(uri) {
+        // The common case, on the stack: both plain ASCII, folded a byte at a time.
+        let mut label_buf = [0u8; 2 * PLAIN_MAX];
+        let label = fold_plain(label, &mut label_buf);
+        let mut part_buf = [0u8; 2 * PLAIN_MAX];
+        return !label.is_empty()
+            && hidden_parts(uri, credentials_only, |part, at_least| {
+                // Every part is a piece of the plain uri, but a host's other spelling.
+                if !part.is_ascii() {
+                    return shows_part(label, part, at_least);
+                }
+                // A part's length is its letters and digits, each kept when folded (`m` as
+                // two): a part with more of them than the folded label cannot be in it.
+                let kept = part.bytes().filter(u8::is_ascii_alphanumeric).count();
+                kept >= at_least && kept <= label.len() && holds(label, fold_plain(part, &mut part_buf))
+            });
+    }
+    let mut folded = String::new();
+    fold_into(&mut folded, label);
+    let label = folded.as_bytes();
+    !label.is_empty()
+        && hidden_parts(uri, credentials_only, |part, at_least| {
+            shows_part(label, part, at_least)
+        })
+}
+
+/// The longest plain ASCII text folded on the stack.
+const PLAIN_MAX: usize = 128;
+
+/// ASCII with no `%` escape, of at most [`PLAIN_MAX`] bytes: folded a byte at a time.
+fn is_plain_ascii(text: &str) -> bool {
+    text.len() <= PLAIN_MAX && text.is_ascii() && memchr::memchr(b'%', text.as_bytes()).is_none()
+}
+
+/// Whether the folded `label` holds `part` folded, where `part` has `at_least` letters and
+/// digits (percent-decoded).
+fn shows_part(label: &[u8], part: &str, at_least: usize) -> bool {
+    let decoded = percent_decoded(part);
+    let letters = decoded
+        .as_deref()
+        .unwrap_or(part)
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .count();
+    if letters < at_least {
+        return false;
+    }
+    let mut folded = String::new();
+    fold_into(&mut folded, part);
+    holds(label, folded.as_bytes())
+}
+
+/// [`fold_ascii`] of plain ASCII into `out` (twice `text`'s length): the folded bytes.
+fn fold_plain<'a>(text: &str, out: &'a mut [u8; 2 * PLAIN_MAX]) -> &'a [u8] {
+    let mut n = 0;
+    for (first, second) in text.bytes().filter_map(fold_byte) {
+        out[n] = first;
+        n += 1;
+        if let Some(second) = second {
+            out[n] = second;
+            n += 1;
+        }
+    }
+    &out[..n]
+}
+
+/// Whether `haystack` holds `needle`: a plain scan, as both are a few dozen bytes at most
+/// and a searcher's setup would cost more than the search.
+fn holds(h: &[u8], n: &[u8]) -> bool {
+    !n.is_empty() && n.len() <= h.len() && h.windows(n.len()).any(|w| w == n)
+}
+
+/// Whether `label` shows a part of its own `uri` that the crate keeps from the model: the
+/// uri whole, its host in any spelling, its userinfo, a path segment but the last, a query
+/// name or value, the fragment, of four characters or more once both are folded (percent
+/// escapes decoded, NFKC, the UTS #39 confusables skeleton, case, and every character but
+/// letters and digits left out). A block's name or media type that does is not shown; a host
+/// may check its own labels with it.
+///
+/// ```
+/// use mcp_agent_view::markers::label_shows_uri;
+/// let uri = "https://hooks.example/services/T0AAAAAAA/B0BBBBBBB/report.pdf";
+/// assert!(label_shows_uri("hooks.example", uri));
+/// assert!(label_shows_uri("T0AAAA-AAA", uri)); // split by a dash
+/// assert!(label_shows_uri("\u{1D413}0AAAAAAA", uri)); // mathematical bold
+/// assert!(!label_shows_uri("report.pdf", uri)); // the last segment is the label's to show
+/// ```
+#[must_use]
+pub fn label_shows_uri(label: &str, uri: &str) -> bool {
+    mentions_uri(label, uri)
+}
+
+/// Whether a media type's essence (`type/subtype`, RFC 6838 names) shows its own `uri`: whole,
+/// or a part a credential is carried in (userinfo, query, fragment), folded as
+/// [`mentions_uri`] folds. Host and path words are a media type's own vocabulary (`text` in
+/// `demo://…/text/1` beside `text/plain`, `json` in `/api/json/x`), and a media type is no
+/// free text: they are left to it.
+pub(crate) fn media_type_mentions_uri(essence: &str, uri: &str) -> bool {
+    // Where the uri has no userinfo, query, fragment or escape, only by holding it whole.
+    let credentials = uri.bytes().any(|b| matches!(b, b'?' | b'#' | b'@' | b'%'));
+    (credentials || essence.len() + 3 >= uri.len()) && shows_any_part(essence, uri, true)
+}
+
+/// Calls `visit` on the parts of `uri` no label may show (see [`mentions_uri`]), as written,
+/// each with the fewest letters and digits it counts at; the uri whole first. `true` as soon
+/// as `visit` says so. One pass over the bytes: the delimiters are ASCII. With
+/// `credentials_only`, the host and the path are passed over.
+fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, usize) -> bool) -> bool {
+    if visit(uri, 1) {
         return true;
     }
-    let rest = uri.find(':').map_or(uri, |at| &uri[at + 1..]);
-    let (before_fragment, fragment) = uri.split_once('#').map_or((uri, ""), |(b, f)| (b, f));
-    let query = before_fragment.split_once('?').map_or("", |(_, q)| q);
-    let authority = rest
-        .strip_prefix("//")
-        .map_or("", |a| a.split(['/', '?', '#']).next().unwrap_or(""));
-    let userinfo = authority.rsplit_once('@').map_or("", |(u, _)| u);
-    [query, fragment, userinfo].iter().any(|whole| {
-        holds(whole)
-            || whole.split(['&', ';']).any(|pair| {
-                holds(pair)
-                    || pair
-                        .split(['=', ':'])
-                        .any(|atom| atom.chars().count() >= 3 && holds(atom))
-            })
-    })
+    let b = uri.as_bytes();
+    let find = |from: usize, to: usize, c: u8| b[from..to].iter().position(|&x| x == c).map(|i| from + i);
+    let hash = find(0, b.len(), b'#').unwrap_or(b.len());
+    let query = find(0, hash, b'?').unwrap_or(hash);
+    // After the scheme, where there is one.
+    let (scheme, mut path) = match find(0, query, b':') {
+        Some(colon)
+            if colon > 0
+                && b[..colon]
+                    .iter()
+                    .all(|&c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)) =>
+        {
+            (&uri[..colon], colon + 1)
+        }
+        _ => ("", 0),
+    };
+    if b[path..query].starts_with(b"//") {
+        let authority = path + 2;
+        let end = find(authority, query, b'/').unwrap_or(query);
+        let (userinfo, host) = match b[authority..end].iter().rposition(|&c| c == b'@') {
+            Some(at) => (&uri[authority..authority + at], &uri[authority + at + 1..end]),
+            None => ("", &uri[authority..end]),
+        };
+        if pieces(userinfo, &mut visit) {
+            return true;
+        }
+        let host = strip_port(host);
+        if !credentials_only
+            && is_network_host(scheme, host)
+            && (visit(host, fewest::HOST) || other_spellings(host, &mut visit))
+        {
+            return true;
+        }
+        path = end;
+    }
+    if credentials_only {
+        path = query;
+    }
+    // Every path segment but the last, split at `/` and `:`.
+    let (mut start, mut previous) = (path, None);
+    for (at, c) in b[..query].iter().chain(b"/").enumerate().skip(path) {
+        if matches!(c, b'/' | b':') {
+            if at > start {
+                if let Some((s, e)) = previous.replace((start, at)) {
+                    if visit(&uri[s..e], fewest::SEGMENT) {
+                        return true;
+                    }
+                }
+            }
+            start = at + 1;
+        }
+    }
+    let after = |from: usize, to: usize| if from < to { &uri[from + 1..to] } else { "" };
+    pieces(after(query, hash), &mut visit) || pieces(after(hash, b.len()), &mut visit)
 }
 
-/// Whether a label of `label_len` bytes may mention `uri` at all: where the uri has no
-/// userinfo, query or fragment, only by holding it whole, so only where it is as long. Lets the
-/// commonest case (a link named by its file) pass without cleaning the label.
-pub(crate) fn may_mention_uri(label_len: usize, uri: &str) -> bool {
-    label_len + 3 >= uri.len() || uri.bytes().any(|b| matches!(b, b'?' | b'#' | b'@' | b'%'))
+/// Whether a uri's authority names a host on the network: under a scheme whose authority is
+/// always one (`http`, `https`, `ws`, `wss`, `ftp`, `file`), or with a dot, a colon or a
+/// character past ASCII in it (a domain, an address). A custom scheme's single word
+/// (`demo://resource`) is a name.
+fn is_network_host(scheme: &str, host: &str) -> bool {
+    ["http", "https", "ws", "wss", "ftp", "file"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
+        || host.bytes().any(|c| matches!(c, b'.' | b':' | b'%') || !c.is_ascii())
 }
 
-/// Whether `haystack` holds `needle`, ASCII case aside, without allocating.
-fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+/// Calls `visit` on `whole`, each of its `&`/`;` pairs, and each name and value in them.
+fn pieces(whole: &str, visit: &mut impl FnMut(&str, usize) -> bool) -> bool {
+    if whole.is_empty() {
+        return false;
+    }
+    let at = fewest::CREDENTIAL;
+    visit(whole, at)
+        || whole
+            .split(['&', ';'])
+            .any(|pair| visit(pair, at) || pair.split(['=', ':']).any(|atom| visit(atom, at)))
+}
+
+/// Calls `visit` on a host's other spellings: Unicode for punycode, punycode for Unicode (and
+/// both for a percent-encoded one). An ASCII host with no punycode label has none.
+fn other_spellings(host: &str, visit: &mut impl FnMut(&str, usize) -> bool) -> bool {
+    if host.is_ascii() && !host.contains('%') && !host.to_ascii_lowercase().contains("xn--") {
+        return false;
+    }
+    let decoded = String::from_utf8_lossy(&percent_decode(host.as_bytes())).into_owned();
+    match idna::domain_to_ascii(&decoded) {
+        Ok(ascii) => visit(&ascii, fewest::HOST) || visit(&idna::domain_to_unicode(&ascii).0, fewest::HOST),
+        Err(_) => false,
+    }
+}
+
+/// A host without its port (`h.example:8443`, `[::1]:80`).
+fn strip_port(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.split_once(']').map_or(host, |(h, _)| h.trim_start_matches('['));
+    }
+    host.rsplit_once(':')
+        .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(host, |(h, _)| h)
+}
+
+/// `text` as [`mentions_uri`] compares it, into `out` (cleared first): `%XX` escapes
+/// decoded, NFKC, the UTS #39 confusables skeleton, lowercase (before the skeleton and after
+/// it, as the skeleton keeps case), and only letters and digits kept.
+fn fold_into(out: &mut String, text: &str) {
+    use unicode_normalization::UnicodeNormalization as _;
+    out.clear();
+    let decoded = percent_decoded(text);
+    let text = decoded.as_deref().unwrap_or(text);
+    if text.is_ascii() {
+        fold_ascii(out, text);
+        return;
+    }
+    let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
+    out.extend(
+        unicode_security::confusable_detection::skeleton(&lower)
+            .flat_map(char::to_lowercase)
+            .filter(|c| c.is_alphanumeric()),
+    );
+}
+
+/// [`fold_into`] of ASCII text, at once: NFKC leaves ASCII as it is, and the skeleton of lowercase
+/// ASCII changes only these (a unit test holds it to the skeleton's tables).
+fn fold_ascii(out: &mut String, text: &str) {
+    for b in text.bytes() {
+        match fold_byte(b) {
+            Some((first, second)) => {
+                out.push(char::from(first));
+                out.extend(second.map(char::from));
+            }
+            None if b == b'%' => out.push('\u{2080}'),
+            None => {}
+        }
+    }
+}
+
+/// What the fold makes of one ASCII byte, where it keeps it: letters lowercase, and the
+/// skeleton's `0` → `o`, `1` and `|` → `l`, `m` → `rn`.
+fn fold_byte(b: u8) -> Option<(u8, Option<u8>)> {
+    match b.to_ascii_lowercase() {
+        b'0' => Some((b'o', None)),
+        b'1' | b'|' => Some((b'l', None)),
+        b'm' => Some((b'r', Some(b'n'))),
+        b if b.is_ascii_alphanumeric() => Some((b, None)),
+        _ => None,
+    }
 }
 
 /// `text` with its `%XX` escapes decoded, where it has a `%` and gives UTF-8.
@@ -328,7 +569,8 @@ fn push_cleaned(out: &mut String, raw: &str, max: usize) -> bool {
     let mut kept = 0usize;
     let mut cut = false;
     let mut last_space = true;
-    for c in raw.chars() {
+    let mut rest = raw.chars();
+    while let Some(c) = rest.next() {
         let c = match kind(c) {
             Some(Kind::Space) => ' ',
             Some(Kind::Ignore) => continue,
@@ -336,6 +578,8 @@ fn push_cleaned(out: &mut String, raw: &str, max: usize) -> bool {
             Some(Kind::Close) => ')',
             Some(Kind::Quote) => '\'',
             Some(Kind::Dash) => '-',
+            // A letter that looks like a dash draws the separator ` — ` only standing alone.
+            None if !c.is_ascii() && last_space && stands_alone(rest.clone()) && looks_like_dash(c) => '-',
             None => c,
         };
         // Runs of white space are one space, and none leads.
@@ -360,6 +604,25 @@ fn push_cleaned(out: &mut String, raw: &str, max: usize) -> bool {
         out.push('…');
     }
     out.len() > start
+}
+
+/// Whether what follows a character leaves it alone: the end, or white space, once the
+/// characters a label loses are passed over.
+fn stands_alone(mut after: std::str::Chars<'_>) -> bool {
+    after
+        .find(|&c| kind(c) != Some(Kind::Ignore))
+        .is_none_or(|c| c == ' ' || kind(c) == Some(Kind::Space))
+}
+
+/// Whether `c` is confusable with a dash, the em dash or the macron, by the UTS #39 skeleton
+/// (`一`, `ー`, Hangul `ᅳ`): letters of their scripts, which the table cannot fold everywhere.
+fn looks_like_dash(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let mut skeleton = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf));
+    matches!(
+        (skeleton.next(), skeleton.next()),
+        (Some('-' | '\u{30FC}' | '\u{02C9}'), None)
+    )
 }
 
 /// What the table says of `c`; `None` for a character kept as it is. Printable ASCII, the
@@ -642,11 +905,77 @@ mod tests {
         ] {
             assert!(mentions_uri(label, uri), "{label:?}");
         }
-        for label in ["file.pdf", "report v2", "h.example", "dir", "Signature", "me"] {
+        for label in ["file.pdf", "report v2", "dir", "Signature", "me", "the file"] {
             assert!(!mentions_uri(label, uri), "{label:?}");
         }
         assert!(!mentions_uri("a.txt", "file:///a.txt"));
         assert!(mentions_uri("x?y", "x?y"));
+    }
+
+    /// The one rule of issue 48: the host in every spelling, every path segment but the last,
+    /// folded as a reader reads them.
+    #[test]
+    fn a_label_shows_no_host_and_no_path_segment_but_the_last() {
+        let hook = "https://hooks.slack.example/services/T0AAAAAAA/B0BBBBBBB/XXSECRETXXSECRETXX";
+        for label in [
+            "hooks.slack.example/services/T0AAAAAAA/B0BBBBBBB",
+            "https\u{A789}//hooks.slack.example",
+            "https: //hooks.slack.example",
+            "hooks slack example",
+            "T0AAAAAAA",
+            "t0aaaaaaa",
+            "services",
+            "\u{1D413}0AAAAAAA",
+            "T0AAAA-AAA",
+            "T0AAA AAAA",
+        ] {
+            assert!(mentions_uri(label, hook), "{label:?}");
+        }
+        // The last segment is the file name's place: the label may show it.
+        assert!(!mentions_uri("XXSECRETXXSECRETXX", hook));
+        assert!(!mentions_uri("report.pdf", "https://h.example/a/report.pdf"));
+        let idn = "https://b\u{FC}cher.example/x/report.pdf";
+        for label in ["b\u{FC}cher.example", "xn--bcher-kva.example", "BÜCHER.EXAMPLE"] {
+            assert!(mentions_uri(label, idn), "{label:?}");
+            assert!(mentions_uri(label, "https://xn--bcher-kva.example/r.pdf"), "{label:?}");
+        }
+        // A query value in lookalikes: mathematical bold, a Cyrillic О, split by space or dash.
+        let signed = "https://h.example/r.pdf?sig=TOKEN4242";
+        for label in [
+            "\u{1D413}\u{1D40E}\u{1D40A}\u{1D404}\u{1D40D}4242",
+            "T\u{041E}KEN4242",
+            "TOK EN4242",
+            "TOK-EN-4242",
+        ] {
+            assert!(mentions_uri(label, signed), "{label:?}");
+        }
+        // An address, and a host with a port.
+        assert!(mentions_uri("from 10.1.2.3", "http://10.1.2.3:8080/a/b.txt"));
+        assert!(mentions_uri("data.internal", "http://data.internal:8080/b.txt"));
+        // Short parts are words any label may hold; a custom scheme's one-word authority is
+        // a name, not a host (the everything server's links).
+        assert!(!mentions_uri("en docs", "https://a.io/en/docs.html"));
+        assert!(!mentions_uri("text/plain", "demo://resource/dynamic/text/1"));
+        assert!(!mentions_uri("Blob Resource 3", "demo://resource/dynamic/blob/3"));
+        assert!(mentions_uri("from resource", "http://resource/a.txt"));
+        assert!(mentions_uri("dynamic", "demo://resource/dynamic/blob/3"));
+    }
+
+    /// The ASCII fold is the general one, on every ASCII string.
+    #[test]
+    fn the_ascii_fold_is_the_skeletons() {
+        let all: String = (0x20u8..0x7f).map(char::from).collect();
+        for text in [all.as_str(), "Mm0O1lI|%", "T0AAAA-AAA rn"] {
+            use unicode_normalization::UnicodeNormalization as _;
+            let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
+            let slow: String = unicode_security::confusable_detection::skeleton(&lower)
+                .flat_map(char::to_lowercase)
+                .filter(|c| c.is_alphanumeric())
+                .collect();
+            let mut fast = String::new();
+            fold_ascii(&mut fast, text);
+            assert_eq!(fast, slow, "{text:?}");
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ mod labels_carried_the_uri;
 mod labels_forged_stub_lines;
 #[path = "regression/labels_kept_invisible_and_lookalike_characters.rs"]
 mod labels_kept_invisible_and_lookalike_characters;
+#[path = "regression/labels_repeated_their_own_uri.rs"]
+mod labels_repeated_their_own_uri;
 #[path = "regression/one_bad_block_lost_the_whole_result.rs"]
 mod one_bad_block_lost_the_whole_result;
 #[path = "regression/prompt_roles_passed_through.rs"]

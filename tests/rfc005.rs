@@ -236,6 +236,20 @@ fn check_case(case: &Value, token: &str) -> Vec<String> {
     if e["after"].is_object() {
         check_view(after, &e["after"], &records, &mut failures);
     }
+    // A field the corpus says is displayed: shown as testimony, cleaned, and where it is cut,
+    // cut with the mark (this host's profile: a label's first 119 characters, then `…`).
+    if let Some(field) = e["displayField"].as_str() {
+        let value = case["blocks"][0][field].as_str().unwrap_or("");
+        let shown = mcp_agent_view::markers::clean_label(value).unwrap_or_default();
+        for text in texts(before) {
+            if shown.is_empty() || !text.contains(&shown) {
+                failures.push(format!("{field} is not displayed"));
+            }
+            if value.chars().count() > mcp_agent_view::markers::LABEL_MAX_CHARS && !shown.ends_with('…') {
+                failures.push(format!("{field} is cut without its mark"));
+            }
+        }
+    }
 
     let first = Block::decode(&case["blocks"][0]);
     let class = classify_block(&first);

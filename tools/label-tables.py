@@ -9,13 +9,25 @@ unicode-data puts them in /usr/share/unicode, the default). Each code point gets
 kind that fits, in this order:
 
   Space   White_Space                                  -> a space
-  Ignore  Default_Ignorable_Code_Point, or gc Cc, Cf, Co -> removed
-  Open    gc Ps                                        -> (
-  Close   gc Pe                                        -> )
+  Ignore  Default_Ignorable_Code_Point, Noncharacter_Code_Point, or gc Cc, Cf,
+          Co                                           -> removed
+  Open    gc Ps, and the symbols that draw a left frame: gc Sm, So, Sk or Po
+          named with LEFT or BEGIN and BRACKET, CORNER, CEILING, FLOOR or
+          TONE (U+23A1 LEFT SQUARE BRACKET UPPER CORNER, U+02F9 MODIFIER
+          LETTER BEGIN HIGH TONE)                      -> (
+  Close   gc Pe, and the symbols that draw a right frame, named as above with
+          RIGHT or END                                 -> )
   Quote   gc Pi, Pf                                    -> '
-  Dash    gc Pd, U+2212 MINUS SIGN, and the box-drawing horizontals
-          (U+2500..U+257F named HORIZONTAL, LEFT or RIGHT, with no UP, DOWN,
-          VERTICAL, DIAGONAL or ARC)                   -> -
+  Dash    gc Pd, the box-drawing horizontals (U+2500..U+257F named
+          HORIZONTAL, LEFT or RIGHT, with no UP, DOWN, VERTICAL, DIAGONAL or
+          ARC), and the symbols that draw a horizontal stroke: gc Sm, So, Sk
+          or Po named ... MINUS or ... MINUS SIGN, MACRON, FULLWIDTH MACRON,
+          OVERLINE, or with HORIZONTAL LINE, HORIZONTAL SCAN LINE or ending
+          HORIZONTAL BAR                               -> -
+
+A letter that looks like a dash (CJK U+4E00, U+30FC, Hangul U+1173) is no
+dash inside a word; the cleaner folds it where it stands alone, by the
+confusables skeleton (src/text.rs).
 """
 import os
 import sys
@@ -70,19 +82,51 @@ def is_box_horizontal(cp, name):
     return bool(words & {"HORIZONTAL", "LEFT", "RIGHT"}) and not words & {"UP", "DOWN", "VERTICAL", "DIAGONAL", "ARC"}
 
 
+SYMBOLS = ("Sm", "So", "Sk", "Po")
+
+
+def frame_side(gc, name):
+    """Open or Close for a symbol that draws one side of a frame, else None."""
+    words = set(name.replace("-", " ").split())
+    if gc not in SYMBOLS or not words & {"BRACKET", "CORNER", "CEILING", "FLOOR", "TONE"}:
+        return None
+    if words & {"ARROW", "ARROWS"}:
+        return None
+    if words & {"LEFT", "BEGIN"}:
+        return "Open"
+    if words & {"RIGHT", "END"}:
+        return "Close"
+    return None
+
+
+def draws_stroke(gc, name):
+    """Whether a symbol draws a horizontal stroke: a minus, a macron, an overline, a line."""
+    if gc not in SYMBOLS:
+        return False
+    return (
+        name.endswith(" MINUS") or name.endswith("MINUS SIGN") or name in ("MACRON", "FULLWIDTH MACRON", "OVERLINE")
+        or "HORIZONTAL LINE" in name or "HORIZONTAL SCAN LINE" in name or name.endswith("HORIZONTAL BAR")
+    )
+
+
 def kind_of(cp, category, name, props):
     gc = category.get(cp, "Cn")
+    nm = name.get(cp, "")
     if cp in props["White_Space"]:
         return "Space"
-    if cp in props["Default_Ignorable_Code_Point"] or gc in ("Cc", "Cf", "Co"):
+    if (cp in props["Default_Ignorable_Code_Point"] or cp in props["Noncharacter_Code_Point"]
+            or gc in ("Cc", "Cf", "Co")):
         return "Ignore"
     if gc == "Ps":
         return "Open"
     if gc == "Pe":
         return "Close"
+    side = frame_side(gc, nm)
+    if side:
+        return side
     if gc in ("Pi", "Pf"):
         return "Quote"
-    if gc == "Pd" or cp == 0x2212 or is_box_horizontal(cp, name.get(cp, "")):
+    if gc == "Pd" or is_box_horizontal(cp, nm) or draws_stroke(gc, nm):
         return "Dash"
     return None
 
@@ -112,15 +156,16 @@ def table(ucd):
         "pub(crate) enum Kind {",
         "    /// White space: a space.",
         "    Space,",
-        "    /// Default ignorable, a control, a format or a private-use character: removed.",
+        "    /// Default ignorable, a noncharacter, a control, a format or a private-use character:",
+        "    /// removed.",
         "    Ignore,",
-        "    /// An opening bracket (Ps): `(`.",
+        "    /// An opening bracket (Ps), or a symbol drawing a left frame (`⎡`, `˹`): `(`.",
         "    Open,",
-        "    /// A closing bracket (Pe): `)`.",
+        "    /// A closing bracket (Pe), or a symbol drawing a right frame (`⎤`, `˺`): `)`.",
         "    Close,",
         "    /// An initial or final quote (Pi, Pf): `'`.",
         "    Quote,",
-        "    /// A dash (Pd), the minus sign or a box-drawing horizontal: `-`.",
+        "    /// A dash (Pd), a minus, a macron, an overline or a horizontal line: `-`.",
         "    Dash,",
         "}",
         "",

@@ -51,6 +51,11 @@ fuzz_target!(|bytes: &[u8]| {
         let shown = ids(one_pass);
         for record in one_pass_registry.records() {
             assert!(shown.contains(&record.id.as_str()), "no record of an id not shown: {}", record.id);
+            // The label rule: a name kept shows no part of its uri that the rule hides,
+            // folded as the rule folds.
+            if let Some(name) = record.name.as_deref().and_then(markers::clean_label) {
+                assert!(!markers::label_shows_uri(&name, &record.uri), "{name:?} shows {:?}", record.uri);
+            }
         }
         for id in &shown {
             assert!(

@@ -13,7 +13,7 @@ pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
 use crate::json::{as_u53, Reader};
 use crate::text::{
-    base64_decoded_len, clean_label, cleaned_label, may_mention_uri, mentions_uri, mime_label, type_label,
+    base64_decoded_len, clean_label, cleaned_label, media_type_mentions_uri, mentions_uri, mime_label, type_label,
 };
 use crate::wire::{
     key_name, read_text, Block, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Role, Scalar,
@@ -455,9 +455,10 @@ fn data_url<'a>(data: &'a [u8], declared: Option<&'a str>) -> Option<(&'a str, &
 fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
     // A media type that repeats part of the resource's uri is no type to show.
     let declared = embedded.mime_type.as_deref().filter(|mime| {
-        embedded.uri.as_deref().is_none_or(|uri| {
-            !may_mention_uri(mime.len(), uri) || mime_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri))
-        })
+        embedded
+            .uri
+            .as_deref()
+            .is_none_or(|uri| shown_mime_keeps_uri_out(mime, uri))
     });
     match &embedded.contents {
         Contents::Text(text) => Class::EmbeddedText {
@@ -569,20 +570,14 @@ fn reference<'a>(
     // A label that repeats the uri, or any part of it a credential may be in, would carry it
     // to the model beside the stub that keeps it away.
     let name = optional(&mut rejected, "name", fields.name.as_ref(), |v| {
-        bounded(v, NAME_MAX_CHARS).and_then(|name| {
-            if may_mention_uri(name.len(), uri) {
-                keeps_uri_out(cleaned_label(name).as_deref(), name, uri)
-            } else {
-                Ok(name)
-            }
-        })
+        bounded(v, NAME_MAX_CHARS).and_then(|name| keeps_uri_out(cleaned_label(name).as_deref(), name, uri))
     });
     let mime_type = optional(&mut rejected, "mimeType", fields.mime_type.as_ref(), |v| {
         bounded(v, MIME_MAX_CHARS).and_then(|mime| {
-            if may_mention_uri(mime.len(), uri) {
-                keeps_uri_out(mime_label(mime).as_deref(), mime, uri)
-            } else {
+            if shown_mime_keeps_uri_out(mime, uri) {
                 Ok(mime)
+            } else {
+                Err("holds part of the uri")
             }
         })
     });
@@ -649,6 +644,16 @@ fn own_uri(raw: &str) -> Option<Cow<'_, str>> {
         }
     }
     uri
+}
+
+/// Whether what is shown of a claimed media type keeps `uri` out: a media type's essence by
+/// the credential parts, anything else (shown as the server's testimony, cleaned as a label)
+/// by the whole label rule.
+fn shown_mime_keeps_uri_out(mime: &str, uri: &str) -> bool {
+    match mime_label(mime) {
+        Some(essence) => !media_type_mentions_uri(&essence, uri),
+        None => cleaned_label(mime).is_none_or(|shown| !mentions_uri(&shown, uri)),
+    }
 }
 
 /// `label` as it came, where what is shown of it (`shown`) holds no part of `uri`.

@@ -38,9 +38,10 @@ fn a_forged_name_gives_one_stub_line_and_one_id() {
     .unwrap();
     assert_eq!(text.matches("[ref_").count(), 2, "{text}");
     assert_eq!(text.lines().count(), 2, "{text}");
-    // A stub has its own separators only: the first has no media type to show (the forged
-    // one is no type/subtype) and no size, so one; the second has a size, so two.
-    for (line, separators) in text.lines().zip([1, 2]) {
+    // A stub has its own separators only: the first shows its claimed type (no media type, so
+    // shown as the server's testimony, cleaned as a label: RFC-005) and so two; the second
+    // has a size, so two.
+    for (line, separators) in text.lines().zip([2, 2]) {
         assert_eq!(
             line.matches(" — ").count(),
             separators,
