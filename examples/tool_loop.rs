@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_agent_view::rmcp_bridge::{StdioClient, StdioServer};
-use mcp_agent_view::{tool_call_failed, tool_result, AgentToolResult, ReferenceRegistry, Target};
+use mcp_agent_view::{tool_call_failed, tool_result, AgentToolResult, ErrorKind, ReferenceRegistry, Target};
 use rmcp::model::{CallToolRequestParams, ClientRequest, ListToolsResult, Request};
 use serde_json::{json, Value};
 
@@ -122,7 +122,17 @@ async fn call_all(
         .into_iter()
         .map(|(_, id, name, answer)| match answer {
             Ok(answer) => tool_result(&answer, &name, &id, registry, target).into_owned(),
-            Err(error) => tool_call_failed(&name, &id, &error.to_string()),
+            Err(error) => {
+                // Why it failed is the host's to read: it may quote what the server wrote
+                // (a stray line on its output, with whatever uri or token it held). The model
+                // hears only that the call failed, and how.
+                eprintln!("{name}: {error}");
+                let reason = match error.kind() {
+                    ErrorKind::Timeout => "the server did not answer in time",
+                    _ => "the server failed to answer (the host's log says why)",
+                };
+                tool_call_failed(&name, &id, reason)
+            }
         })
         .collect()
 }

@@ -267,3 +267,40 @@ fn example() -> PathBuf {
     }
     binary
 }
+
+/// Issue 48: a line of the server's output that is not JSON (a uri and its token in it) was
+/// sent to the model as the call's failure. The model hears that the call failed; the line
+/// is the host's, on its stderr.
+#[test]
+fn a_stray_line_of_the_servers_output_reaches_the_host_not_the_model() {
+    let (base, requests) = fake_api();
+    let stray = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/stray-line-server.mjs");
+    let mut child = Command::new(example())
+        .args(["node", &stray.display().to_string()])
+        .env("ANTHROPIC_BASE_URL", &base)
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("ANTHROPIC_MODEL", "claude-test")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"structured only\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(SECRET), "the host sees the line: {stderr}");
+    let requests = requests.lock().unwrap();
+    assert_eq!(requests.len(), 2);
+    let answered = requests[1].to_string();
+    assert!(
+        !answered.contains(SECRET) && !answered.contains("files.example.com"),
+        "{answered}"
+    );
+    assert!(answered.contains("the server failed to answer"), "{answered}");
+}
