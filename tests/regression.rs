@@ -4,6 +4,8 @@ mod common;
 
 #[path = "regression/a_second_content_encoding_was_ignored.rs"]
 mod a_second_content_encoding_was_ignored;
+#[path = "regression/an_empty_turn_made_an_empty_message.rs"]
+mod an_empty_turn_made_an_empty_message;
 #[path = "regression/containers_lost_their_blocks.rs"]
 mod containers_lost_their_blocks;
 #[path = "regression/embedded_resource_read_as_reference.rs"]

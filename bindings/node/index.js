@@ -29,8 +29,15 @@ function call(f) {
   }
 }
 
+/** napi-rs's own codes for a JS value of the wrong type: a TypeError, as the docs promise. */
+const WRONG_TYPE = new Set([
+  "InvalidArg", "ObjectExpected", "StringExpected", "NameExpected", "FunctionExpected", "NumberExpected",
+  "BooleanExpected", "ArrayExpected", "BigintExpected", "DateExpected", "ArrayBufferExpected", "DetachableArraybufferExpected",
+]);
+
 function translated(e) {
   const code = typeof e?.code === "string" ? e.code : "";
+  if (WRONG_TYPE.has(code)) return new TypeError(e.message);
   if (!code.startsWith("MCP_AGENT_VIEW:")) return e;
   const [, kind, line, column] = code.split(":");
   if (kind === "InvalidArg") return new TypeError(e.message);
@@ -113,6 +120,7 @@ function history(message, registry, { budget, provenance } = {}) {
   if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 0)) {
     throw new TypeError("budget is a non-negative integer");
   }
+  if (budget > 0xffffffff) throw new RangeError("budget is at most 4294967295 characters");
   return call(() =>
     native.historyText(bytesOf(message), registryOf(registry), budget ?? undefined, nameOf(provenance, "provenance", "tool-result")),
   );

@@ -5,6 +5,9 @@ results (``tests/vectors/mcp/everything.*.json``). Medians of repeated runs, in 
 the ratio is ours over the SDK's, under 1.0 where the whole conversion is faster.
 
     python bindings/python/bench.py [--rounds N]
+
+It needs the package and its ``mcp`` extra (the SDK it is measured against):
+``pip install './bindings/python[mcp]'``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ import statistics
 import sys
 import time
 
-from mcp.types import CallToolResult
+try:
+    from mcp.types import CallToolResult
+except ModuleNotFoundError:
+    sys.exit("bench.py measures against the mcp SDK: pip install './bindings/python[mcp]'")
 
 import mcp_agent_view as mav
 

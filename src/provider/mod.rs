@@ -213,6 +213,10 @@ impl Serialize for Shaped<'_> {
                 Provider::OpenAiChat => openai_chat::user_parts(blocks).serialize(s),
                 Provider::OpenAiResponses => openai_responses::items(blocks, target).serialize(s),
             },
+            // An empty turn appends nothing: no API takes a message with no content.
+            What::ToolResults(results) if results.is_empty() => {
+                serde::ser::SerializeSeq::end(s.serialize_seq(Some(0))?)
+            }
             What::ToolResults(results) => match target.provider {
                 Provider::Neutral => neutral::tool_results(results).serialize(s),
                 Provider::Anthropic => anthropic::tool_results(results).serialize(s),

@@ -170,3 +170,11 @@ test("tool definitions take the target's shape, from tools or a tools/list resul
   ]);
   assert.throws(() => mav.toolDefinitions([{ description: "nameless" }]), TypeError);
 });
+
+test("a budget past its range is a RangeError, never a wrap", () => {
+  const message = { content: [{ type: "text", text: "hello" }] };
+  assert.throws(() => mav.history(message, new mav.Registry({ seed: 1 }), { budget: 2 ** 32 }), RangeError);
+  assert.throws(() => mav.history(message, new mav.Registry({ seed: 1 }), { budget: 2 ** 40 }), RangeError);
+  assert.equal(mav.history(message, new mav.Registry({ seed: 1 }), { budget: 2 ** 32 - 1 }), "hello");
+  assert.throws(() => mav.history(message, new mav.Registry({ seed: 1 }), { budget: -1 }), TypeError);
+});

@@ -62,8 +62,10 @@ fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T
 /// The JSON bytes of a message: `str`, `bytes` (or `bytearray`, `memoryview`), a pydantic
 /// model of the official SDK (its JSON, by alias), or any JSON-compatible object.
 fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    // A lone surrogate (which no UTF-8 holds) is read as U+FFFD, as the core reads an
+    // escaped one: never an encoding error.
     if let Ok(text) = message.cast::<PyString>() {
-        return Ok(text.extract::<String>()?.into_bytes());
+        return Ok(text.to_string_lossy().into_owned().into_bytes());
     }
     if let Ok(bytes) = message.cast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
@@ -80,14 +82,14 @@ fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         let kwargs = pyo3::types::PyDict::new(py);
         kwargs.set_item("by_alias", true)?;
         kwargs.set_item("exclude_none", true)?;
-        let text: String = message.call_method("model_dump_json", (), Some(&kwargs))?.extract()?;
-        return Ok(text.into_bytes());
+        let text = message.call_method("model_dump_json", (), Some(&kwargs))?;
+        return Ok(text.cast::<PyString>()?.to_string_lossy().into_owned().into_bytes());
     }
     let json = py.import("json")?;
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("ensure_ascii", false)?;
-    let text: String = json.call_method("dumps", (message,), Some(&kwargs))?.extract()?;
-    Ok(text.into_bytes())
+    let text = json.call_method("dumps", (message,), Some(&kwargs))?;
+    Ok(text.cast::<PyString>()?.to_string_lossy().into_owned().into_bytes())
 }
 
 /// A JSON value as the Python object `json.loads` makes of it, built directly.

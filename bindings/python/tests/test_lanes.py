@@ -206,3 +206,12 @@ def test_a_pydantic_model_of_the_sdk_reads_as_its_json(vector):
             lambda m: mav.convert(m, mav.Registry(seed=SEED), target="anthropic"),
         ):
             assert lane(model) == lane(expected), type(model).__name__
+
+
+def test_a_lone_surrogate_is_read_as_a_replacement_character_never_raised():
+    # Issue 48: a str or dict holding a lone surrogate raised UnicodeEncodeError.
+    block = {"type": "text", "text": "before \ud800 after"}
+    for message in ({"content": [block]}, json.dumps({"content": [block]}, ensure_ascii=False)):
+        shown = mav.tool_result(message, "t", "toolu_1", mav.Registry(seed=1))
+        assert shown.content == [{"type": "text", "text": "before \ufffd after"}]
+        assert "\ufffd" in mav.history_text(message, mav.Registry(seed=1))

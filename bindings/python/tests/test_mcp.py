@@ -110,3 +110,15 @@ def test_a_resource_the_sdk_refuses_arrives_whole():
 def test_anything_but_a_session_is_a_type_error():
     with pytest.raises(TypeError, match="ClientSession or Client"):
         anyio.run(raw_mcp.call_tool, object(), "report")
+
+
+def test_without_the_sdk_the_error_names_the_extra(monkeypatch):
+    # Issue 48: mcp_agent_view.mcp without the extra was a bare ModuleNotFoundError.
+    import asyncio
+    import sys
+
+    from mcp_agent_view import mcp as bridge
+
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    with pytest.raises(ModuleNotFoundError, match=r"mcp-agent-view\[mcp\]"):
+        asyncio.run(bridge.call_tool(object(), "t"))

@@ -47,9 +47,15 @@ async def read_resource(session: Any, uri: str, *, timeout: Optional[float] = No
     return await _request(session, "resources/read", {"uri": str(uri)}, timeout)
 
 
+_NEEDS_EXTRA = "mcp_agent_view.mcp needs the mcp SDK 2.x, the package's extra: pip install 'mcp-agent-view[mcp]'"
+
+
 def _session(session: Any) -> Any:
     """The ``ClientSession`` behind a 2.x ``Client`` (its ``session``), or the session itself."""
-    from mcp import ClientSession
+    try:
+        from mcp import ClientSession
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(_NEEDS_EXTRA, name=e.name) from e
 
     inner = session if isinstance(session, ClientSession) else getattr(session, "session", None)
     if not isinstance(inner, ClientSession):
