@@ -65,7 +65,7 @@ fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     // A lone surrogate (which no UTF-8 holds) is read as U+FFFD, as the core reads an
     // escaped one: never an encoding error.
     if let Ok(text) = message.cast::<PyString>() {
-        return Ok(text.to_string_lossy().into_owned().into_bytes());
+        return Ok(lossless_or_replaced(text)?.into_bytes());
     }
     if let Ok(bytes) = message.cast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
@@ -83,13 +83,27 @@ fn json_bytes(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         kwargs.set_item("by_alias", true)?;
         kwargs.set_item("exclude_none", true)?;
         let text = message.call_method("model_dump_json", (), Some(&kwargs))?;
-        return Ok(text.cast::<PyString>()?.to_string_lossy().into_owned().into_bytes());
+        return Ok(lossless_or_replaced(text.cast::<PyString>()?)?.into_bytes());
     }
     let json = py.import("json")?;
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("ensure_ascii", false)?;
     let text = json.call_method("dumps", (message,), Some(&kwargs))?;
-    Ok(text.cast::<PyString>()?.to_string_lossy().into_owned().into_bytes())
+    Ok(lossless_or_replaced(text.cast::<PyString>()?)?.into_bytes())
+}
+
+/// A Python string as UTF-8, each lone surrogate (which no UTF-8 holds) one U+FFFD.
+fn lossless_or_replaced(text: &Bound<'_, PyString>) -> PyResult<String> {
+    if let Ok(text) = text.extract::<String>() {
+        return Ok(text);
+    }
+    let units = text.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
+    let bytes = units.cast::<PyBytes>()?.as_bytes();
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|u| u16::from_le_bytes([u[0], u[1]]))
+        .collect();
+    Ok(String::from_utf16_lossy(&units))
 }
 
 /// A JSON value as the Python object `json.loads` makes of it, built directly.
@@ -242,12 +256,85 @@ fn convert_blocks(
 fn script_value(py: Python<'_>, message: &Bound<'_, PyAny>, registry: &Registry, target: &str) -> PyResult<Py<PyAny>> {
     let bytes = json_bytes(message)?;
     let target = target_of(target)?;
-    let value = detached(py, || {
-        script(&bytes[..], &registry.0, &target).map(|text| serde_json::from_str::<Value>(&text))
-    })?
-    .map_err(|e| error(py, &e))?
-    .map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
-    Ok(object_of(py, &value)?.unbind())
+    let text = detached(py, || script(&bytes[..], &registry.0, &target))?.map_err(|e| error(py, &e))?;
+    drop(bytes);
+    // The lane's JSON text straight into Python objects, with no `Value` between: the peak is
+    // the text and the objects, as `json.loads` of the text would have it.
+    let failed = std::cell::RefCell::new(None);
+    let mut reader = serde_json::Deserializer::from_str(&text);
+    match serde::de::DeserializeSeed::deserialize(Objects { py, failed: &failed }, &mut reader) {
+        Ok(object) => Ok(object.unbind()),
+        Err(e) => Err(failed
+            .into_inner()
+            .unwrap_or_else(|| raised(py, "Json", &e.to_string(), None, None))),
+    }
+}
+
+/// Builds the Python objects `json.loads` would of the JSON it reads; a Python error is kept
+/// in `failed`.
+#[derive(Clone, Copy)]
+struct Objects<'a, 'py> {
+    py: Python<'py>,
+    failed: &'a std::cell::RefCell<Option<PyErr>>,
+}
+
+impl<'py> Objects<'_, 'py> {
+    fn made<E: serde::de::Error>(self, made: PyResult<Bound<'py, PyAny>>) -> Result<Bound<'py, PyAny>, E> {
+        made.map_err(|e| {
+            let message = e.to_string();
+            self.failed.borrow_mut().get_or_insert(e);
+            E::custom(message)
+        })
+    }
+}
+
+impl<'de, 'py> serde::de::DeserializeSeed<'de> for Objects<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, 'py> serde::de::Visitor<'de> for Objects<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(PyBool::new(self.py, b).to_owned().into_any())
+    }
+    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        self.made(n.into_pyobject(self.py).map(Bound::into_any).map_err(Into::into))
+    }
+    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        self.made(n.into_pyobject(self.py).map(Bound::into_any).map_err(Into::into))
+    }
+    fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        self.made(n.into_pyobject(self.py).map(Bound::into_any).map_err(Into::into))
+    }
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(PyString::new(self.py, text).into_any())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let list = PyList::empty(self.py);
+        while let Some(item) = seq.next_element_seed(self)? {
+            self.made(list.append(item).map(|()| list.clone().into_any()))?;
+        }
+        Ok(list.into_any())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let dict = PyDict::new(self.py);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let item = map.next_value_seed(self)?;
+            self.made(dict.set_item(&*key, item).map(|()| dict.clone().into_any()))?;
+        }
+        Ok(dict.into_any())
+    }
 }
 
 /// The tool result the model reads for one call.

@@ -7,6 +7,7 @@ import json
 import pathlib
 import pickle
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -214,4 +215,37 @@ def test_a_lone_surrogate_is_read_as_a_replacement_character_never_raised():
     for message in ({"content": [block]}, json.dumps({"content": [block]}, ensure_ascii=False)):
         shown = mav.tool_result(message, "t", "toolu_1", mav.Registry(seed=1))
         assert shown.content == [{"type": "text", "text": "before \ufffd after"}]
-        assert "\ufffd" in mav.history_text(message, mav.Registry(seed=1))
+        assert "\ufffd" in mav.history(message, mav.Registry(seed=1))
+
+
+_PEAK = r"""
+import json, resource, sys
+import mcp_agent_view as mav
+n = int(sys.argv[2])
+import io
+buf = io.StringIO()
+buf.write('{"content": [{"type": "text", "text": "x"}], "structuredContent": {"rows": [')
+for i in range(n):
+    buf.write('{"id": %d, "v": "ab"}, ' % i)
+buf.write('{"id": -1, "v": "ab"}]}}')
+text = buf.getvalue()
+del buf
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if sys.argv[1] == "script":
+    out = mav.script(text, mav.Registry(seed=1))
+else:
+    out = json.loads(text)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base, len(text))
+"""
+
+
+def test_the_script_lane_peaks_near_json_loads():
+    # Issue 48: script peaked at 56x its input on small objects (json.loads alone: 13x). The
+    # lane's text now becomes Python objects directly, with no serde Value between.
+    def peak(how):
+        out = subprocess.run([sys.executable, "-c", _PEAK, how, "400000"], capture_output=True, text=True, check=True)
+        grown, size = map(int, out.stdout.split())
+        return grown * 1024 / size
+
+    loads, script = peak("loads"), peak("script")
+    assert script <= loads + 5, (script, loads)
