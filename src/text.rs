@@ -949,6 +949,11 @@ mod tests {
         ] {
             assert!(mentions_uri(label, signed), "{label:?}");
         }
+        // The Unicode spelling of a punycode host, read by an ASCII label (`ü` folds to `u`).
+        assert!(mentions_uri("bucher example", "https://xn--bcher-kva.example/a/r.pdf"));
+        // A part of exactly the fewest letters counts, where the uri takes the general path.
+        assert!(mentions_uri("abc", "https://h.example/a%20b/r.pdf?sig=abc"));
+        assert!(!mentions_uri("ab", "https://h.example/a%20b/r.pdf?sig=ab"));
         // An address, and a host with a port.
         assert!(mentions_uri("from 10.1.2.3", "http://10.1.2.3:8080/a/b.txt"));
         assert!(mentions_uri("data.internal", "http://data.internal:8080/b.txt"));
@@ -975,6 +980,14 @@ mod tests {
             let mut fast = String::new();
             fold_ascii(&mut fast, text);
             assert_eq!(fast, slow, "{text:?}");
+            let plain: String = text.chars().filter(|&c| c != '%').take(PLAIN_MAX).collect();
+            let mut general = String::new();
+            fold_into(&mut general, &plain);
+            assert_eq!(
+                fold_plain(&plain, &mut [0; 2 * PLAIN_MAX]),
+                general.as_bytes(),
+                "{plain:?}"
+            );
         }
     }
 
