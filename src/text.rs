@@ -307,11 +307,11 @@ fn holds(h: &[u8], n: &[u8]) -> bool {
 }
 
 /// Whether `label` shows a part of its own `uri` that the crate keeps from the model: the
-/// uri whole, its host in any spelling, its userinfo, a path segment but the last, a query
-/// name or value, the fragment, of four characters or more once both are folded (percent
-/// escapes decoded, NFKC, the UTS #39 confusables skeleton, case, and every character but
-/// letters and digits left out). A block's name or media type that does is not shown; a host
-/// may check its own labels with it.
+/// uri whole; its userinfo, a query name or value, the fragment (three letters or digits or
+/// more); its network host in either spelling (four or more); a path segment but the last
+/// (six or more), once both are folded (percent escapes decoded, NFKC, the UTS #39
+/// confusables skeleton, case, and every character but letters and digits left out). A
+/// block's name that does is not shown; a host may check its own labels with it.
 ///
 /// ```
 /// use mcp_agent_view::markers::label_shows_uri;
@@ -427,7 +427,8 @@ fn pieces(whole: &str, visit: &mut impl FnMut(&str, usize) -> bool) -> bool {
 /// Calls `visit` on a host's other spellings: Unicode for punycode, punycode for Unicode (and
 /// both for a percent-encoded one). An ASCII host with no punycode label has none.
 fn other_spellings(host: &str, visit: &mut impl FnMut(&str, usize) -> bool) -> bool {
-    if host.is_ascii() && !host.contains('%') && !host.to_ascii_lowercase().contains("xn--") {
+    let punycode = host.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"));
+    if host.is_ascii() && !host.contains('%') && !punycode {
         return false;
     }
     let decoded = String::from_utf8_lossy(&percent_decode(host.as_bytes())).into_owned();
