@@ -39,18 +39,7 @@ fn the_tool_loop_answers_every_call_of_every_scenario() {
         .collect::<Vec<_>>()
         .join("\n")
         + "\n";
-    let mut child = Command::new(example())
-        .args(["node", &server()])
-        .env("ANTHROPIC_BASE_URL", &base)
-        .env("ANTHROPIC_API_KEY", "test-key")
-        .env("ANTHROPIC_MODEL", "claude-test")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(queries.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_example(&server(), &base, &queries);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -242,6 +231,23 @@ fn reply_to(request: &Value) -> Value {
            "content": content, "stop_reason": stop, "usage": {"input_tokens": 1, "output_tokens": 1}})
 }
 
+/// The example over the node server at `server` and the fake API at `base`, `queries` on its
+/// standard input, run to its end.
+fn run_example(server: &str, base: &str, queries: &str) -> std::process::Output {
+    let mut child = Command::new(example())
+        .args(["node", server])
+        .env("ANTHROPIC_BASE_URL", base)
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("ANTHROPIC_MODEL", "claude-test")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(queries.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn server() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/support/tool-loop-server.mjs")
@@ -275,23 +281,7 @@ fn example() -> PathBuf {
 fn a_stray_line_of_the_servers_output_reaches_the_host_not_the_model() {
     let (base, requests) = fake_api();
     let stray = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/stray-line-server.mjs");
-    let mut child = Command::new(example())
-        .args(["node", &stray.display().to_string()])
-        .env("ANTHROPIC_BASE_URL", &base)
-        .env("ANTHROPIC_API_KEY", "test-key")
-        .env("ANTHROPIC_MODEL", "claude-test")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"structured only\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_example(&stray.display().to_string(), &base, "structured only\nquit\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains(SECRET), "the host sees the line: {stderr}");
