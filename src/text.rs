@@ -139,20 +139,31 @@ pub(crate) fn mime_label(raw: &str) -> Option<Cow<'_, str>> {
 
 /// Whether `essence` is `type/subtype`, each an RFC 6838 restricted name (a letter or digit,
 /// then up to 126 letters, digits and `!#$&-^_.+`), and if so whether it has an uppercase
-/// letter. One pass: a media type is a few bytes, shorter than a searcher's setup.
+/// letter. Each name is held to a table of its bytes, without a branch on them.
 fn restricted_essence(essence: &str) -> Option<bool> {
-    let (mut slash, mut start, mut upper) = (None, 0, false);
-    for (at, b) in essence.bytes().enumerate() {
-        match b {
-            b'/' if slash.is_none() && at > start => (slash, start) = (Some(at), at + 1),
-            _ if b.is_ascii_alphanumeric() => upper |= b.is_ascii_uppercase(),
-            b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+' if at > start => {}
-            _ => return None,
-        }
-    }
-    let slash = slash?;
-    (slash <= 127 && (slash + 2..=slash + 128).contains(&essence.len())).then_some(upper)
+    let b = essence.as_bytes();
+    let slash = b.iter().position(|&c| c == b'/')?;
+    let (kind, sub) = (&b[..slash], &b[slash + 1..]);
+    // A restricted name: a letter or digit first, up to 127 bytes, each in the table.
+    let name = |n: &[u8]| {
+        (1..=127).contains(&n.len())
+            && n[0].is_ascii_alphanumeric()
+            && n.iter().fold(true, |ok, &c| ok & RESTRICTED[usize::from(c)])
+    };
+    (name(kind) && name(sub)).then(|| b.iter().any(u8::is_ascii_uppercase))
 }
+
+/// The bytes of an RFC 6838 restricted name: letters, digits and `!#$&-^_.+`.
+const RESTRICTED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b: u8 = 0;
+    while b < 0x80 {
+        table[b as usize] =
+            b.is_ascii_alphanumeric() || matches!(b, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+');
+        b += 1;
+    }
+    table
+};
 
 /// A block's unknown `type` as the agent may read it: cleaned as a label is, and only where it
 /// is then a name of at most 64 ASCII letters, digits and `_-./+` (`video/mp4`, `hologram`):
@@ -237,7 +248,7 @@ fn shows_any_part(label: &str, uri: &str, credentials_only: bool) -> bool {
     if is_plain_ascii(label) && is_plain_ascii(uri) {
         // The common case, on the stack: both plain ASCII, folded a byte at a time.
         let mut label_buf = [0u8; 2 * PLAIN_MAX];
-        let label = fold_plain(label, &mut label_buf);
+        let label = fold_plain(label.as_bytes(), &mut label_buf);
         let mut part_buf = [0u8; 2 * PLAIN_MAX];
         return !label.is_empty()
             && hidden_parts(uri, credentials_only, |part, at_least| {
@@ -245,10 +256,12 @@ fn shows_any_part(label: &str, uri: &str, credentials_only: bool) -> bool {
                 if !part.is_ascii() {
                     return shows_part(label, part, at_least);
                 }
-                // A part's length is its letters and digits, each kept when folded (`m` as
-                // two): a part with more of them than the folded label cannot be in it.
-                let kept = part.bytes().filter(u8::is_ascii_alphanumeric).count();
-                kept >= at_least && kept <= label.len() && holds(label, fold_plain(part, &mut part_buf))
+                part.len() >= at_least && {
+                    // A part's length is its letters and digits, each kept when folded
+                    // (`m` as two): a part with more than the folded label is not in it.
+                    let kept = letters_and_digits(part.as_bytes());
+                    kept >= at_least && kept <= label.len() && holds(label, fold_plain(part.as_bytes(), &mut part_buf))
+                }
             });
     }
     let mut folded = String::new();
@@ -265,7 +278,17 @@ const PLAIN_MAX: usize = 128;
 
 /// ASCII with no `%` escape, of at most [`PLAIN_MAX`] bytes: folded a byte at a time.
 fn is_plain_ascii(text: &str) -> bool {
-    text.len() <= PLAIN_MAX && text.is_ascii() && memchr::memchr(b'%', text.as_bytes()).is_none()
+    // Every byte looked at, without a branch on any.
+    text.len() <= PLAIN_MAX && text.bytes().fold(0, |odd, b| odd | u8::from(b >= 0x80 || b == b'%')) == 0
+}
+
+/// How many ASCII letters and digits `bytes` holds.
+fn letters_and_digits(bytes: &[u8]) -> usize {
+    // Summed in bytes, a block at a time, so that the compiler runs it in vector lanes.
+    bytes
+        .chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b.is_ascii_alphanumeric()))))
+        .sum()
 }
 
 /// Whether the folded `label` holds `part` folded, where `part` has `at_least` letters and
@@ -286,15 +309,33 @@ fn shows_part(label: &[u8], part: &str, at_least: usize) -> bool {
     holds(label, folded.as_bytes())
 }
 
-/// [`fold_ascii`] of plain ASCII into `out` (twice `text`'s length): the folded bytes.
-fn fold_plain<'a>(text: &str, out: &'a mut [u8; 2 * PLAIN_MAX]) -> &'a [u8] {
+/// [`fold_byte`] of every ASCII byte, as two tables: the first byte it folds to and the
+/// second (`n` of `m` to `rn`), 0 where none.
+const FOLD: [[u8; 128]; 2] = {
+    let mut table = [[0u8; 128]; 2];
+    let mut b: u8 = 0;
+    while b < 0x80 {
+        if let Some((first, second)) = fold_byte(b) {
+            table[0][b as usize] = first;
+            if let Some(second) = second {
+                table[1][b as usize] = second;
+            }
+        }
+        b += 1;
+    }
+    table
+};
+
+/// [`fold_ascii`] of plain ASCII (at most [`PLAIN_MAX`] bytes) into `out`: the folded bytes.
+/// Without a branch on the bytes: a byte dropped is written and written over.
+fn fold_plain<'a>(text: &[u8], out: &'a mut [u8; 2 * PLAIN_MAX]) -> &'a [u8] {
     let mut n = 0;
-    for (first, second) in text.bytes().filter_map(fold_byte) {
-        out[n] = first;
-        n += 1;
-        if let Some(second) = second {
-            out[n] = second;
-            n += 1;
+    for &b in text.iter().take(PLAIN_MAX) {
+        let b = usize::from(b & 0x7f);
+        for table in &FOLD {
+            let folded = table[b];
+            out[n] = folded;
+            n += usize::from(folded != 0);
         }
     }
     &out[..n]
@@ -303,7 +344,7 @@ fn fold_plain<'a>(text: &str, out: &'a mut [u8; 2 * PLAIN_MAX]) -> &'a [u8] {
 /// Whether `haystack` holds `needle`: a plain scan, as both are a few dozen bytes at most
 /// and a searcher's setup would cost more than the search.
 fn holds(h: &[u8], n: &[u8]) -> bool {
-    !n.is_empty() && n.len() <= h.len() && h.windows(n.len()).any(|w| w == n)
+    !n.is_empty() && n.len() <= h.len() && h.windows(n.len()).any(|w| w[0] == n[0] && w == n)
 }
 
 /// Whether `label` shows a part of its own `uri` that the crate keeps from the model: the
@@ -333,7 +374,9 @@ pub fn label_shows_uri(label: &str, uri: &str) -> bool {
 /// free text: they are left to it.
 pub(crate) fn media_type_mentions_uri(essence: &str, uri: &str) -> bool {
     // Where the uri has no userinfo, query, fragment or escape, only by holding it whole.
-    let credentials = uri.bytes().any(|b| matches!(b, b'?' | b'#' | b'@' | b'%'));
+    let credentials = uri
+        .bytes()
+        .fold(false, |any, b| any | matches!(b, b'?' | b'#' | b'@' | b'%'));
     (credentials || essence.len() + 3 >= uri.len()) && shows_any_part(essence, uri, true)
 }
 
@@ -347,10 +390,11 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
     }
     let b = uri.as_bytes();
     let find = |from: usize, to: usize, c: u8| b[from..to].iter().position(|&x| x == c).map(|i| from + i);
-    let hash = find(0, b.len(), b'#').unwrap_or(b.len());
-    let query = find(0, hash, b'?').unwrap_or(hash);
+    let hash = memchr::memchr(b'#', b).unwrap_or(b.len());
+    let query = memchr::memchr(b'?', &b[..hash]).unwrap_or(hash);
+    let colon = find(0, query, b':').unwrap_or(query);
     // After the scheme, where there is one.
-    let (scheme, mut path) = match find(0, query, b':') {
+    let (scheme, mut path) = match (colon < query).then_some(colon) {
         Some(colon)
             if colon > 0
                 && b[..colon]
@@ -385,17 +429,15 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
     }
     // Every path segment but the last, split at `/` and `:`.
     let (mut start, mut previous) = (path, None);
-    for (at, c) in b[..query].iter().chain(b"/").enumerate().skip(path) {
-        if matches!(c, b'/' | b':') {
-            if at > start {
-                if let Some((s, e)) = previous.replace((start, at)) {
-                    if visit(&uri[s..e], fewest::SEGMENT) {
-                        return true;
-                    }
+    for at in (path..query).filter(|&at| matches!(b[at], b'/' | b':')).chain([query]) {
+        if at > start {
+            if let Some((s, e)) = previous.replace((start, at)) {
+                if visit(&uri[s..e], fewest::SEGMENT) {
+                    return true;
                 }
             }
-            start = at + 1;
         }
+        start = at + 1;
     }
     let after = |from: usize, to: usize| if from < to { &uri[from + 1..to] } else { "" };
     pieces(after(query, hash), &mut visit) || pieces(after(hash, b.len()), &mut visit)
@@ -406,10 +448,15 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
 /// character past ASCII in it (a domain, an address). A custom scheme's single word
 /// (`demo://resource`) is a name.
 fn is_network_host(scheme: &str, host: &str) -> bool {
-    ["http", "https", "ws", "wss", "ftp", "file"]
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s))
-        || host.bytes().any(|c| matches!(c, b'.' | b':' | b'%') || !c.is_ascii())
+    host.bytes()
+        .fold(false, |any, c| any | matches!(c, b'.' | b':' | b'%' | 0x80..))
+        || match scheme.len() {
+            2 => scheme.eq_ignore_ascii_case("ws"),
+            3 => scheme.eq_ignore_ascii_case("wss") || scheme.eq_ignore_ascii_case("ftp"),
+            4 => scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("file"),
+            5 => scheme.eq_ignore_ascii_case("https"),
+            _ => false,
+        }
 }
 
 /// Calls `visit` on `whole`, each of its `&`/`;` pairs, and each name and value in them.
@@ -443,9 +490,10 @@ fn strip_port(host: &str) -> &str {
     if host.starts_with('[') {
         return host.split_once(']').map_or(host, |(h, _)| h.trim_start_matches('['));
     }
-    host.rsplit_once(':')
-        .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
-        .map_or(host, |(h, _)| h)
+    match host.bytes().rposition(|b| b == b':') {
+        Some(colon) if host.as_bytes()[colon + 1..].iter().all(u8::is_ascii_digit) => &host[..colon],
+        _ => host,
+    }
 }
 
 /// `text` as [`mentions_uri`] compares it, into `out` (cleared first): `%XX` escapes
@@ -485,7 +533,7 @@ fn fold_ascii(out: &mut String, text: &str) {
 
 /// What the fold makes of one ASCII byte, where it keeps it: letters lowercase, and the
 /// skeleton's `0` → `o`, `1` and `|` → `l`, `m` → `rn`.
-fn fold_byte(b: u8) -> Option<(u8, Option<u8>)> {
+const fn fold_byte(b: u8) -> Option<(u8, Option<u8>)> {
     match b.to_ascii_lowercase() {
         b'0' => Some((b'o', None)),
         b'1' | b'|' => Some((b'l', None)),
@@ -985,7 +1033,7 @@ mod tests {
             let mut general = String::new();
             fold_into(&mut general, &plain);
             assert_eq!(
-                fold_plain(&plain, &mut [0; 2 * PLAIN_MAX]),
+                fold_plain(plain.as_bytes(), &mut [0; 2 * PLAIN_MAX]),
                 general.as_bytes(),
                 "{plain:?}"
             );
