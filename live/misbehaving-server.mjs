@@ -8,6 +8,7 @@
 //   only-unknown one block of a type nobody knows
 //   silent       never answers
 //   slow         answers after one second, other calls meanwhile
+//   unended      answers without the newline and leaves its output open
 //   where        the PROBE and HOME variables and the working directory
 // Prompt: odd   a message with an unknown block beside an embedded resource.
 import { createInterface } from "node:readline";
@@ -64,12 +65,17 @@ function answer(request) {
     case "ping":
       return reply({});
     case "tools/list":
-      return reply({ tools: [...Object.keys(tools), "fails", "silent", "slow"].map((name) => ({ name, inputSchema: { type: "object" } })) });
+      return reply({ tools: [...Object.keys(tools), "fails", "silent", "slow", "unended"].map((name) => ({ name, inputSchema: { type: "object" } })) });
     case "tools/call":
       if (params?.name === "fails") return error(-32000, "backend exploded");
       if (params?.name === "silent") return null;
       if (params?.name === "slow") {
         setTimeout(() => process.stdout.write(JSON.stringify(reply({ content: [{ type: "text", text: "slow done" }] })) + "\n"), 1000);
+        return null;
+      }
+      if (params?.name === "unended") {
+        // Node never closes its standard output: the reader sees no end after this.
+        process.stdout.write(JSON.stringify(reply({ content: [{ type: "text", text: "unended done" }] })));
         return null;
       }
       if (tools[params?.name]) return reply(tools[params.name]());

@@ -472,6 +472,28 @@ mod bridge {
     }
 
     #[test]
+    fn an_answer_without_its_newline_arrives_once_the_server_is_quiet() {
+        let script = super::misbehaving();
+        runtime().block_on(async {
+            let client = StdioServer::new("node")
+                .args([&script])
+                .timeout(std::time::Duration::from_secs(20))
+                .connect()
+                .await
+                .unwrap();
+            let started = std::time::Instant::now();
+            let answer = client.request(tool("unended")).await.unwrap();
+            assert_eq!(answer["content"][0]["text"], "unended done");
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(5),
+                "{:?}",
+                started.elapsed()
+            );
+            client.close().await;
+        });
+    }
+
+    #[test]
     fn the_calls_of_one_turn_run_at_once_over_one_connection() {
         let script = super::misbehaving();
         runtime().block_on(async {

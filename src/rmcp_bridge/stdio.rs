@@ -416,10 +416,26 @@ enum Line {
     TooLong,
 }
 
+/// How long the server's output stays quiet, after a line that lacks its newline but holds one
+/// whole JSON object, before that line is taken as it is.
+const QUIET_BEFORE_UNENDED_LINE: Duration = Duration::from_millis(50);
+
 /// Reads one line into `line`, newline included, holding at most `max` bytes of it before the
-/// newline: a longer one is `TooLong` as soon as the limit is passed.
+/// newline: a longer one is `TooLong` as soon as the limit is passed. A last line may lack its
+/// newline: it ends where the output ends, or where it holds one whole JSON object and the
+/// server then writes nothing for [`QUIET_BEFORE_UNENDED_LINE`] (a server may leave its output
+/// open after its last answer: Node's `process.stdout.end()` does not close the pipe).
 async fn read_line(reader: &mut BufReader<ChildStdout>, line: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
     loop {
+        // `fill_buf` is cancel safe: a wait cut short reads nothing.
+        if may_be_whole_object(line)
+            && tokio::time::timeout(QUIET_BEFORE_UNENDED_LINE, reader.fill_buf())
+                .await
+                .is_err()
+            && is_whole_object(line)
+        {
+            return Ok(Line::Read);
+        }
         let buffer = reader.fill_buf().await?;
         if buffer.is_empty() {
             // The last line may lack its newline.
@@ -439,6 +455,26 @@ async fn read_line(reader: &mut BufReader<ChildStdout>, line: &mut Vec<u8>, max:
             return Ok(Line::Read);
         }
     }
+}
+
+/// Whether `line` (no newline in it) is one whole JSON object, a byte-order mark and white
+/// space aside.
+fn is_whole_object(line: &[u8]) -> bool {
+    may_be_whole_object(line) && serde_json::from_slice::<serde::de::IgnoredAny>(object_text(line)).is_ok()
+}
+
+/// Whether `line` starts with `{` and ends with `}`: read whole only then, and only once the
+/// server is quiet, so that a long line arriving in pieces is not read again at each.
+fn may_be_whole_object(line: &[u8]) -> bool {
+    let text = object_text(line);
+    text.starts_with(b"{") && text.ends_with(b"}")
+}
+
+/// `line` without a byte-order mark and the white space around it.
+fn object_text(line: &[u8]) -> &[u8] {
+    line.strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(line)
+        .trim_ascii()
 }
 
 /// `text` on one line, its white space runs as one space, at most `max` characters (`…` at a

@@ -11,5 +11,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "weather", inputSchema: { type: "object" } }] } });
   } else if (m.method === "tools/call") {
     process.stdout.write("fetching https://files.example.com/r.pdf?token=s3cret-t0ken\n");
+  } else if (m.id !== undefined) {
+    send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
   }
 }
