@@ -50,20 +50,47 @@ function translated(e) {
  * The JSON text or bytes of a message: a string, a Buffer or any other view of bytes (a typed
  * array or DataView, of this realm or another), an ArrayBuffer, or a plain JS value.
  */
-function bytesOf(message) {
+function bytesOf(message, what = "message") {
   if (typeof message === "string" || message instanceof Uint8Array) return message;
   if (ArrayBuffer.isView(message)) return new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
   const tag = Object.prototype.toString.call(message);
   if (tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]") return new Uint8Array(message);
-  const text = JSON.stringify(message);
-  if (text === undefined) throw new TypeError("a message is a string, bytes, or a JSON value");
+  const text = jsonOf(message, what);
+  if (text === undefined) throw new TypeError(`${what} is a string, bytes, or a JSON value`);
   return text;
 }
 
+/** `value` as JSON text; a value JSON cannot hold (a bigint, a cycle) is a TypeError naming where. */
+function jsonOf(value, what) {
+  try {
+    return JSON.stringify(value, function (key, v) {
+      if (typeof v === "bigint") throw new TypeError(`${key === "" ? what : `${what}.${key}`} is a bigint, which JSON cannot hold`);
+      return v;
+    });
+  } catch (e) {
+    if (e instanceof TypeError && e.message.startsWith(what)) throw e;
+    throw new TypeError(`${what} is no JSON value: ${e.message}`);
+  }
+}
+
+/** An optional string argument: `fallback` where it is missing. */
 function nameOf(value, what, fallback) {
-  if (value === undefined || value === null) return fallback;
+  if (value === undefined || value === null) {
+    if (fallback === REQUIRED) throw new TypeError(`${what} is a string, and required`);
+    return fallback;
+  }
   if (typeof value !== "string") throw new TypeError(`${what} is a string`);
   return value;
+}
+
+/** The `fallback` of an argument that has none. */
+const REQUIRED = Symbol("required");
+
+/** An options argument: an object, or missing. */
+function optionsOf(options, what = "options") {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} is an object`);
+  return options;
 }
 
 function targetOf(options, fallback) {
@@ -78,7 +105,8 @@ function registryOf(registry) {
 /** The references of one conversation: each stub's id maps back to its uri here. */
 class Registry {
   /** `seed` (a non-negative integer or bigint) makes ids repeatable; `fetchTool` names the tool stubs point to. */
-  constructor({ seed, fetchTool } = {}) {
+  constructor(options) {
+    const { seed, fetchTool } = optionsOf(options);
     let text;
     if (seed !== undefined && seed !== null) {
       const ok = typeof seed === "bigint" || (Number.isSafeInteger(seed) && seed >= 0);
@@ -90,7 +118,7 @@ class Registry {
 
   /** The record behind a stub's id (`uri`, `name`, `mimeType`, …); an unknown id throws `UnknownReference`. */
   lookup(id) {
-    return JSON.parse(call(() => this._native.lookup(nameOf(id, "id"))));
+    return JSON.parse(call(() => this._native.lookup(nameOf(id, "id", REQUIRED))));
   }
 
   /** The registry as a JSON-serializable object, for `Registry.restore`. */
@@ -101,7 +129,7 @@ class Registry {
   /** The registry a snapshot (the object, or its JSON) was taken of. */
   static restore(snapshot) {
     const registry = Object.create(Registry.prototype);
-    registry._native = call(() => native.Registry.restore(bytesOf(snapshot)));
+    registry._native = call(() => native.Registry.restore(bytesOf(snapshot, "snapshot")));
     return registry;
   }
 
@@ -116,7 +144,8 @@ class Registry {
 }
 
 /** One string for the conversation history, at most `budget` characters. */
-function history(message, registry, { budget, provenance } = {}) {
+function history(message, registry, options) {
+  const { budget, provenance } = optionsOf(options);
   if (budget !== undefined && budget !== null && !(Number.isSafeInteger(budget) && budget >= 0)) {
     throw new TypeError("budget is a non-negative integer");
   }
@@ -127,13 +156,15 @@ function history(message, registry, { budget, provenance } = {}) {
 }
 
 /** Every block in the target's shape: `{ content, heldForUser }`. */
-function convert(message, registry, options = {}) {
+function convert(message, registry, options) {
+  options = optionsOf(options);
   const provenance = nameOf(options.provenance, "provenance", "push-event");
   return JSON.parse(call(() => native.convertBlocks(bytesOf(message), registryOf(registry), targetOf(options, "neutral"), provenance)));
 }
 
 /** A script's JSON result with every block replaced. */
-function script(message, registry, options = {}) {
+function script(message, registry, options) {
+  options = optionsOf(options);
   return JSON.parse(call(() => native.scriptValue(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
 }
 
@@ -191,23 +222,26 @@ class ToolResult {
  * The tool result the model reads for one call: `{ toolUseId, name, content, isError, heldForUser }`.
  * Never throws on the message: an answer that is no JSON or no MCP message is a failed call.
  */
-function toolResult(message, { name, toolUseId, registry, target } = {}) {
-  const tool = nameOf(name, "name");
-  const id = nameOf(toolUseId, "toolUseId");
+function toolResult(message, options) {
+  const { name, toolUseId, registry, target } = optionsOf(options);
+  const tool = nameOf(name, "name", REQUIRED);
+  const id = nameOf(toolUseId, "toolUseId", REQUIRED);
   const handle = call(() => native.toolResult(bytesOf(message), tool, id, registryOf(registry), nameOf(target, "target", "anthropic")));
   return new ToolResult(handle, id, tool);
 }
 
 /** The tool result of a call that failed before any answer arrived. */
-function toolCallFailed(name, toolUseId, error, { target } = {}) {
+function toolCallFailed(name, toolUseId, error, options) {
+  const { target } = optionsOf(options);
   const why = error instanceof Error ? error.message : String(error);
-  const tool = nameOf(name, "name");
-  const id = nameOf(toolUseId, "toolUseId");
+  const tool = nameOf(name, "name", REQUIRED);
+  const id = nameOf(toolUseId, "toolUseId", REQUIRED);
   return new ToolResult(call(() => native.toolCallFailed(tool, id, why, nameOf(target, "target", "anthropic"))), id, tool);
 }
 
 /** Everything one turn's tool results add to the conversation, in the target's shape. */
-function toolResultMessages(results, { target } = {}) {
+function toolResultMessages(results, options) {
+  const { target } = optionsOf(options);
   if (!Array.isArray(results)) throw new TypeError("results is an array of toolResult()s");
   const handles = results.map((r) => {
     const handle = ToolResult.handleOf(r);
@@ -218,14 +252,16 @@ function toolResultMessages(results, { target } = {}) {
 }
 
 /** MCP tools (as `tools/list` gives them) as the target's tool definitions. */
-function toolDefinitions(tools, { target } = {}) {
+function toolDefinitions(tools, options) {
+  const { target } = optionsOf(options);
   const list = Array.isArray(tools) ? tools : tools?.tools;
   if (!Array.isArray(list)) throw new TypeError("tools is an array of MCP tools (or a tools/list result)");
-  return JSON.parse(call(() => native.toolDefinitions(JSON.stringify(list), nameOf(target, "target", "anthropic"))));
+  return JSON.parse(call(() => native.toolDefinitions(jsonOf(list, "tools"), nameOf(target, "target", "anthropic"))));
 }
 
 /** A prompt's messages in the target's shape. */
-function promptMessages(message, registry, options = {}) {
+function promptMessages(message, registry, options) {
+  options = optionsOf(options);
   return JSON.parse(call(() => native.promptMessages(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
 }
 
@@ -238,8 +274,10 @@ function classify(message) {
 /** Fetching what a reference stub names, when the model calls the fetch tool. */
 const fetch = {
   /** The fetch tool's definition in the target's shape; its input is `{ ref_id }`. */
-  toolDefinition(target = "anthropic", name = "fetch_reference") {
-    return JSON.parse(call(() => native.fetchToolDefinition(nameOf(target, "target"), nameOf(name, "name"))));
+  toolDefinition(target, name) {
+    return JSON.parse(
+      call(() => native.fetchToolDefinition(nameOf(target, "target", "anthropic"), nameOf(name, "name", "fetch_reference"))),
+    );
   },
 
   /**
@@ -248,9 +286,11 @@ const fetch = {
    * only, 16 MiB, 30 s, 3 redirects unless told).
    */
   Fetcher: class Fetcher {
-    constructor(policy = {}) {
-      if (typeof policy !== "object" || policy === null) throw new TypeError("policy is an object of settings");
-      this._native = call(() => new native.Fetcher(JSON.stringify(policy)));
+    constructor(policy) {
+      if (policy !== undefined && (typeof policy !== "object" || policy === null || Array.isArray(policy))) {
+        throw new TypeError("policy is an object of settings");
+      }
+      this._native = call(() => new native.Fetcher(jsonOf(policy ?? {}, "policy")));
     }
 
     get maxBytes() {
@@ -262,10 +302,11 @@ const fetch = {
      * (`{ ref_id }`, or its JSON text). Resolves to a tool result; a refusal is a failed call
      * naming the reason, never the uri.
      */
-    async fetchReference(input, toolUseId, registry, { target } = {}) {
-      const text = typeof input === "string" ? input : JSON.stringify(input ?? null);
+    async fetchReference(input, toolUseId, registry, options) {
+      const { target } = optionsOf(options);
+      const text = typeof input === "string" ? input : jsonOf(input ?? null, "input");
       const pending = call(() =>
-        this._native.fetchReference(text, nameOf(toolUseId, "toolUseId"), registryOf(registry), nameOf(target, "target", "anthropic")),
+        this._native.fetchReference(text, nameOf(toolUseId, "toolUseId", REQUIRED), registryOf(registry), nameOf(target, "target", "anthropic")),
       );
       try {
         return new ToolResult(await pending, toolUseId);

@@ -178,3 +178,62 @@ test("a budget past its range is a RangeError, never a wrap", () => {
   assert.equal(mav.history(message, new mav.Registry({ seed: 1 }), { budget: 2 ** 32 - 1 }), "hello");
   assert.throws(() => mav.history(message, new mav.Registry({ seed: 1 }), { budget: -1 }), TypeError);
 });
+
+test("every wrong-typed argument is a TypeError that names it", () => {
+  const msg = { content: [{ type: "text", text: "hi" }] };
+  const reg = () => new mav.Registry();
+  const good = mav.toolResult(msg, { name: "t", toolUseId: "u", registry: reg() });
+  // Each argument, the word its error names, and a call with the argument put in.
+  const cases = [
+    ["options", (v) => new mav.Registry(v)],
+    ["seed", (v) => new mav.Registry({ seed: v })],
+    ["fetchTool", (v) => new mav.Registry({ fetchTool: v })],
+    ["id", (v) => reg().lookup(v), { missing: true }],
+    ["registry", (v) => mav.history(msg, v), { missing: true }],
+    ["options", (v) => mav.history(msg, reg(), v)],
+    ["budget", (v) => mav.history(msg, reg(), { budget: v })],
+    ["provenance", (v) => mav.history(msg, reg(), { provenance: v })],
+    ["options", (v) => mav.convert(msg, reg(), v)],
+    ["target", (v) => mav.convert(msg, reg(), { target: v })],
+    ["options", (v) => mav.script(msg, reg(), v)],
+    ["options", (v) => mav.promptMessages({ messages: [] }, reg(), v)],
+    ["name", (v) => mav.toolResult(msg, { name: v, toolUseId: "u", registry: reg() }), { missing: true }],
+    ["toolUseId", (v) => mav.toolResult(msg, { name: "t", toolUseId: v, registry: reg() }), { missing: true }],
+    ["registry", (v) => mav.toolResult(msg, { name: "t", toolUseId: "u", registry: v }), { missing: true }],
+    ["name", (v) => mav.toolCallFailed(v, "u", "why"), { missing: true }],
+    ["toolUseId", (v) => mav.toolCallFailed("t", v, "why"), { missing: true }],
+    ["options", (v) => mav.toolCallFailed("t", "u", "why", v)],
+    ["results", (v) => mav.toolResultMessages(v), { missing: true }],
+    ["result", (v) => mav.toolResultMessages([v]), { missing: true }],
+    ["options", (v) => mav.toolResultMessages([good], v)],
+    ["tools", (v) => mav.toolDefinitions(v), { missing: true }],
+    ["options", (v) => mav.toolDefinitions([], v)],
+    ["message", (v) => mav.classify(v), { json: false }],
+    ["snapshot", (v) => mav.Registry.restore(v), { json: false }],
+    ["target", (v) => mav.fetch.toolDefinition(v)],
+    ["name", (v) => mav.fetch.toolDefinition("anthropic", v)],
+    ["policy", (v) => new mav.fetch.Fetcher(v)],
+    ["policy.maxBytes", (v) => new mav.fetch.Fetcher({ maxBytes: v }), { only: [10n] }],
+  ];
+  const wrong = [5, true, [], () => 1, Symbol("s"), 10n, {}];
+  for (const [word, put, { missing = false, json = true, only } = {}] of cases) {
+    const values = only ?? [...wrong, ...(missing ? [undefined, null] : [])];
+    for (const value of values) {
+      let thrown;
+      try {
+        put(value);
+      } catch (e) {
+        thrown = e;
+      }
+      const shown = typeof value === "symbol" || typeof value === "bigint" ? String(value) : JSON.stringify(value) ?? String(value);
+      if (thrown === undefined || thrown instanceof mav.McpAgentViewError) {
+        // Accepted, or a JSON value read as a message: neither is a wrong type (`{}` is an
+        // empty options object; `5` a JSON message that is no MCP message).
+        assert.ok(json || thrown === undefined || typeof value === "object" || typeof value === "number" || typeof value === "boolean", `${word} <- ${shown}`);
+        continue;
+      }
+      assert.ok(thrown instanceof TypeError, `${word} <- ${shown}: ${thrown}`);
+      assert.ok(thrown.message.includes(word.split(".").pop()), `${word} <- ${shown}: ${thrown.message}`);
+    }
+  }
+});
