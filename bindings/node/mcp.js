@@ -12,6 +12,9 @@
 //
 // Works with `@modelcontextprotocol/sdk` (1.x) and `@modelcontextprotocol/client` (2.x): the
 // one schema below is a Standard Schema (what 2.x takes) and has a `safeParse` (what 1.x calls).
+// Under protocol revision 2026-07-28 (2.x's `versionNegotiation: { mode: "auto" }`) the SDK also
+// checks a spec method's result against its own schema; where it refuses one, the result the
+// server sent is returned all the same, kept on its way in (`keepAsSent`).
 
 const AS_SENT = {
   "~standard": { version: 1, vendor: "mcp-agent-view", validate: (value) => ({ value }) },
@@ -38,13 +41,39 @@ async function send(client, method, params, options) {
   const requestOptions = {};
   if (options?.timeout !== undefined) requestOptions.timeout = options.timeout;
   if (options?.signal !== undefined) requestOptions.signal = options.signal;
+  const pending = client.request({ method, params }, AS_SENT, requestOptions);
+  const asSent = keepAsSent(client);
   try {
-    return await client.request({ method, params }, AS_SENT, requestOptions);
+    return await pending;
   } catch (e) {
+    // Under protocol revision 2026-07-28 the 2.x SDK checks a spec method's result against its
+    // own schema whatever schema the caller gives: the answer as the server sent it stands.
+    const raw = asSent();
+    if (raw !== undefined && e?.code === "INVALID_RESULT") return raw;
     const response = errorResponse(e);
     if (response === undefined) throw e;
     return response;
   }
+}
+
+/**
+ * The result of the request `client.request` has just sent, as the server sent it (once it
+ * arrives), kept by wrapping the SDK's own handler for the answer: `request` registers it, under
+ * the newest id, before it returns. Where the SDK keeps no such handler, nothing is kept.
+ */
+function keepAsSent(client) {
+  const handlers = client._responseHandlers;
+  const id = client._requestMessageId - 1;
+  const handler = handlers instanceof Map ? handlers.get(id) : undefined;
+  if (typeof handler !== "function") return () => undefined;
+  let raw;
+  handlers.set(id, (response) => {
+    if (!(response instanceof Error) && typeof response?.result === "object" && response.result !== null) {
+      raw = response.result;
+    }
+    return handler(response);
+  });
+  return () => raw;
 }
 
 /** `tools/call`: the raw result, or the JSON-RPC error response. `timeout` in milliseconds. */

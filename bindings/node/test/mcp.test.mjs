@@ -101,3 +101,24 @@ test("a prompt and a resource the SDK refuses arrive whole", async () => {
 test("anything but a client is a TypeError", async () => {
   await assert.rejects(mav.mcp.callTool({}, "report"), TypeError);
 });
+
+test("a result the SDK refuses arrives whole under the newest revision the SDK negotiates", async () => {
+  const server = join(dirname(fileURLToPath(import.meta.url)), "support", "sdk2-server.mjs");
+  for (const mode of ["auto", undefined]) {
+    const options = mode === undefined ? {} : { versionNegotiation: { mode } };
+    const client = new Client2({ name: "test", version: "0.0.0" }, options);
+    await client.connect(new Stdio2({ command: process.execPath, args: [server] }));
+    try {
+      // The SDK's own call refuses it under this revision too.
+      await assert.rejects(client.callTool({ name: "report", arguments: {} }));
+      const raw = await mav.mcp.callTool(client, "report", {});
+      assert.deepEqual(raw.content?.map((b) => b.type), ["text", "hologram"], `${mode}: ${JSON.stringify(raw)}`);
+      const result = mav.toolResult(raw, { name: "report", toolUseId: "toolu_1", registry: new mav.Registry() });
+      assert.equal(result.isError, false);
+      assert.deepEqual(result.content[0], { type: "text", text: "The report is ready." });
+      assert.match(result.content[1].text, /hologram/);
+    } finally {
+      await client.close();
+    }
+  }
+});
