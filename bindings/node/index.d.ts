@@ -10,6 +10,114 @@ export type Message = string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer
 /** `"neutral"`, `"anthropic"`, `"openai-chat"`, `"openai-responses"`. */
 export type Target = "neutral" | "anthropic" | "openai-chat" | "openai-responses";
 
+/**
+ * What each target writes, as its API takes it: structurally the provider SDKs' own types
+ * (`@anthropic-ai/sdk`'s `MessageParam`, `openai`'s `ChatCompletionMessageParam` and
+ * `ResponseInputItem`), so the outputs go into their requests unconverted.
+ */
+export namespace Shapes {
+  /** The neutral shape: the crate's own, a block as MCP names its kinds. */
+  type NeutralBlock =
+    | { type: "text"; text: string }
+    | { type: "image" | "audio" | "document"; data: string; mimeType: string };
+  interface NeutralMessage {
+    role: "user" | "assistant";
+    content: NeutralBlock[];
+  }
+  interface NeutralToolResult {
+    type: "tool_result";
+    toolUseId: string;
+    name: string;
+    content: NeutralBlock[];
+    isError: boolean;
+  }
+
+  /** Anthropic Messages: text, images (the four types it takes) and PDF documents. */
+  type AnthropicBlock =
+    | { type: "text"; text: string }
+    | { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } }
+    | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } };
+  interface AnthropicToolResultBlock {
+    type: "tool_result";
+    tool_use_id: string;
+    content: AnthropicBlock[];
+    is_error: boolean;
+  }
+  interface AnthropicMessage {
+    role: "user" | "assistant";
+    content: AnthropicBlock[];
+  }
+  /** One turn's tool results: one user message. */
+  interface AnthropicToolResultMessage {
+    role: "user";
+    content: AnthropicToolResultBlock[];
+  }
+
+  /** OpenAI Chat Completions: a user message's parts. */
+  type OpenAIChatPart =
+    | { type: "text"; text: string }
+    | { type: "image_url"; image_url: { url: string } }
+    | { type: "input_audio"; input_audio: { data: string; format: "wav" | "mp3" } }
+    | { type: "file"; file: { file_data: string; filename: string } };
+  interface OpenAIChatUserMessage {
+    role: "user";
+    content: OpenAIChatPart[];
+  }
+  interface OpenAIChatAssistantMessage {
+    role: "assistant";
+    content: string;
+  }
+  /** A tool call's answer as text; its media follow in one user message after the turn's. */
+  interface OpenAIChatToolMessage {
+    role: "tool";
+    tool_call_id: string;
+    content: string;
+  }
+
+  /** OpenAI Responses: a user message's parts. */
+  type OpenAIResponsesPart =
+    | { type: "input_text"; text: string }
+    | { type: "input_image"; image_url: string; detail: "low" | "high" | "auto" }
+    | { type: "input_file"; file_data: string; filename: string };
+  interface OpenAIResponsesUserMessage {
+    role: "user";
+    content: OpenAIResponsesPart[];
+  }
+  interface OpenAIResponsesAssistantMessage {
+    role: "assistant";
+    content: string;
+  }
+  interface OpenAIResponsesFunctionCallOutput {
+    type: "function_call_output";
+    call_id: string;
+    output: string;
+  }
+}
+
+/** A block of content, in each target's shape. */
+export interface BlockOf {
+  neutral: Shapes.NeutralBlock;
+  anthropic: Shapes.AnthropicBlock;
+  "openai-chat": Shapes.OpenAIChatPart;
+  "openai-responses": Shapes.OpenAIResponsesPart;
+}
+
+/** A prompt's message, in each target's shape. */
+export interface PromptMessageOf {
+  neutral: Shapes.NeutralMessage;
+  anthropic: Shapes.AnthropicMessage;
+  "openai-chat": Shapes.OpenAIChatUserMessage | Shapes.OpenAIChatAssistantMessage;
+  "openai-responses": Shapes.OpenAIResponsesUserMessage | Shapes.OpenAIResponsesAssistantMessage;
+}
+
+/** What one turn's tool results add to the conversation, an item at a time, in each target's shape. */
+export interface ToolTurnItemOf {
+  neutral: Shapes.NeutralToolResult;
+  anthropic: Shapes.AnthropicToolResultMessage;
+  "openai-chat": Shapes.OpenAIChatToolMessage | Shapes.OpenAIChatUserMessage;
+  "openai-responses": Shapes.OpenAIResponsesFunctionCallOutput | Shapes.OpenAIResponsesUserMessage;
+}
+
 /** Where content arrived. */
 export type Provenance =
   | "tool-result"
@@ -67,45 +175,53 @@ export class Registry {
  * `fetch.Fetcher.fetchReference`; `toolResultMessages` takes no other). `content` and
  * `heldForUser` are read from the native result when first asked for.
  */
-export class ToolResult {
+export class ToolResult<T extends Target = Target> {
   private constructor();
   /** The id of the `tool_use` this result answers. */
   readonly toolUseId: string;
   /** The tool's name. */
   readonly name: string;
   /** What the model reads, as blocks in the target's shape. */
-  readonly content: Json[];
+  readonly content: BlockOf[T][];
   /** Whether the call failed. */
   readonly isError: boolean;
   /** The blocks held back for the user, in the neutral shape. */
-  readonly heldForUser: Json[];
-  toJSON(): { toolUseId: string; name: string; content: Json[]; isError: boolean; heldForUser: Json[] };
+  readonly heldForUser: Shapes.NeutralBlock[];
+  toJSON(): { toolUseId: string; name: string; content: BlockOf[T][]; isError: boolean; heldForUser: Shapes.NeutralBlock[] };
 }
 
 /** One string for the conversation history, at most `budget` characters. */
 export function history(message: Message, registry: Registry, options?: { budget?: number; provenance?: Provenance }): string;
 
 /** Every block in the target's shape (what the CLI's `blocks --target` prints). */
-export function convert(
+export function convert<T extends Target = "neutral">(
   message: Message,
   registry: Registry,
-  options?: { target?: Target; provenance?: Provenance },
-): { content: Json[]; heldForUser: Json[] };
+  options?: { target?: T; provenance?: Provenance },
+): { content: BlockOf[T][]; heldForUser: Shapes.NeutralBlock[] };
 
 /** A script's JSON result with every block replaced. */
 export function script(message: Message, registry: Registry, options?: { target?: Target }): Json;
 
 /** The tool result for one call's answer; never throws on the message (an unreadable answer is a failed call). */
-export function toolResult(
+export function toolResult<T extends Target = "anthropic">(
   message: Message,
-  options: { name: string; toolUseId: string; registry: Registry; target?: Target },
-): ToolResult;
+  options: { name: string; toolUseId: string; registry: Registry; target?: T },
+): ToolResult<T>;
 
 /** The tool result of a call that failed before any answer arrived. */
-export function toolCallFailed(name: string, toolUseId: string, error: unknown, options?: { target?: Target }): ToolResult;
+export function toolCallFailed<T extends Target = "anthropic">(
+  name: string,
+  toolUseId: string,
+  error: unknown,
+  options?: { target?: T },
+): ToolResult<T>;
 
 /** Everything one turn's tool results add to the conversation, in the target's shape. */
-export function toolResultMessages(results: readonly ToolResult[], options?: { target?: Target }): Json[];
+export function toolResultMessages<T extends Target = "anthropic">(
+  results: readonly ToolResult<Target>[],
+  options?: { target?: T },
+): ToolTurnItemOf[T][];
 
 /** MCP tools (or a `tools/list` result) as the target's tool definitions. */
 export function toolDefinitions(
@@ -114,7 +230,11 @@ export function toolDefinitions(
 ): any[];
 
 /** A prompt's messages in the target's shape. */
-export function promptMessages(message: Message, registry: Registry, options?: { target?: Target }): Json[];
+export function promptMessages<T extends Target = "neutral">(
+  message: Message,
+  registry: Registry,
+  options?: { target?: T },
+): PromptMessageOf[T][];
 
 /** Every block's class and the fields that decided it. */
 export function classify(message: Message): { [key: string]: Json }[];
@@ -130,7 +250,8 @@ export namespace mcp {
   /** The official SDK's `Client` (`@modelcontextprotocol/sdk` or `@modelcontextprotocol/client`), connected. */
   type Client = { request(...args: any[]): Promise<unknown> };
   type Options = { timeout?: number; signal?: AbortSignal };
-  function callTool(client: Client, name: string, args?: { [key: string]: unknown }, options?: Options): Promise<{ [key: string]: any }>;
+  /** `args`: the tool's arguments, an object (a model's `tool_use` input as it came). */
+  function callTool(client: Client, name: string, args?: unknown, options?: Options): Promise<{ [key: string]: any }>;
   function getPrompt(client: Client, name: string, args?: { [key: string]: string }, options?: Options): Promise<{ [key: string]: any }>;
   function readResource(client: Client, uri: string, options?: Options): Promise<{ [key: string]: any }>;
 }
@@ -166,6 +287,11 @@ export namespace fetch {
     constructor(policy?: Policy);
     readonly maxBytes: number;
     /** Answers one fetch-tool call off the main thread; a refusal is a failed call naming the reason, never the uri. */
-    fetchReference(input: unknown, toolUseId: string, registry: Registry, options?: { target?: Target }): Promise<ToolResult>;
+    fetchReference<T extends Target = "anthropic">(
+      input: unknown,
+      toolUseId: string,
+      registry: Registry,
+      options?: { target?: T },
+    ): Promise<ToolResult<T>>;
   }
 }

@@ -18,18 +18,29 @@ import {
   type Json,
   type Target,
 } from "mcp-agent-view";
+import type Anthropic from "@anthropic-ai/sdk";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 
 const registry = new Registry({ seed: 7, fetchTool: "fetch_reference" });
 const target: Target = TARGETS[1];
 const text: string = history('{"content":[]}', registry, { budget: 100, provenance: "push-event" });
-const converted: { content: Json[]; heldForUser: Json[] } = convert({ content: [] }, registry, { target });
+const converted = convert({ content: [] }, registry, { target });
 const value: Json = script(new Uint8Array(), registry);
 const result: ToolResult = toolResult({ content: [] }, { name: "t", toolUseId: "toolu_1", registry, target });
 const failed: ToolResult = toolCallFailed("t", "toolu_2", new Error("boom"));
-const appended: Json[] = toolResultMessages([result, failed], { target });
+const appended = toolResultMessages([result, failed], { target });
+// Each target's output goes into its SDK's own request types as it is.
+const forClaude: Anthropic.MessageParam[] = toolResultMessages([result, failed]);
+const forChat: ChatCompletionMessageParam[] = toolResultMessages([result], { target: "openai-chat" });
+const forResponses: ResponseInputItem[] = toolResultMessages([result], { target: "openai-responses" });
+const promptForClaude: Anthropic.MessageParam[] = promptMessages("{}", registry, { target: "anthropic" });
+const promptForChat: ChatCompletionMessageParam[] = promptMessages("{}", registry, { target: "openai-chat" });
+const promptForResponses: ResponseInputItem[] = promptMessages("{}", registry, { target: "openai-responses" });
+const blocks: Anthropic.ToolResultBlockParam["content"] = toolResult({}, { name: "t", toolUseId: "u", registry }).content;
 const flag: boolean = result.isError && failed.content.length > 0;
 const tools = toolDefinitions([{ name: "search", inputSchema: { type: "object" } }], { target: "openai-chat" });
-const prompt: Json[] = promptMessages("{}", registry);
+const prompt = promptMessages("{}", registry);
 const classes = classify("{}").map((c) => c["class"]);
 const restored: Registry = Registry.restore(registry.snapshot());
 const size: number = restored.size + registry.lookup("ref_x").uri.length;
@@ -56,3 +67,4 @@ try {
 }
 
 void [text, converted, value, appended, flag, tools, prompt, classes, size, loop];
+void [forClaude, forChat, forResponses, promptForClaude, promptForChat, promptForResponses, blocks];
