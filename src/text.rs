@@ -1015,6 +1015,32 @@ mod tests {
         assert!(mentions_uri("dynamic", "demo://resource/dynamic/blob/3"));
     }
 
+    /// A media type is held to its uri's credential parts only, whichever way the uri is cheap
+    /// to pass over: no credential character at all (then only the whole uri counts), or one
+    /// or more of them (each a reason to look).
+    #[test]
+    fn a_media_type_shows_no_credential_of_its_uri() {
+        let query = "https://h.example/r?token=s3cret-t0ken";
+        assert!(media_type_mentions_uri("text/s3cret-t0ken", query));
+        // Two credential characters are two reasons, not none.
+        assert!(media_type_mentions_uri("text/s3cret-t0ken", &format!("{query}#frag")));
+        assert!(!media_type_mentions_uri("text/plain", query));
+        // With none, only the uri whole: a type as long as it, or nearly.
+        assert!(media_type_mentions_uri("xab/cd", "x:ab/cd"));
+        assert!(!media_type_mentions_uri(
+            "text/html",
+            "https://h.example/text/html/page"
+        ));
+    }
+
+    /// A colon ends a scheme only after a scheme's characters: in a path it splits segments.
+    #[test]
+    fn a_colon_in_a_path_is_no_scheme() {
+        assert!(mentions_uri("SECRETSEGMENT1", "/files/SECRETSEGMENT1:x/report.pdf"));
+        assert!(mentions_uri("SECRETSEGMENT1", "a b:/SECRETSEGMENT1/report.pdf"));
+        assert!(!mentions_uri("report.pdf", "/files/SECRETSEGMENT1:x/report.pdf"));
+    }
+
     /// The ASCII fold is the general one, on every ASCII string.
     #[test]
     fn the_ascii_fold_is_the_skeletons() {
