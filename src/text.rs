@@ -392,9 +392,8 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
     let find = |from: usize, to: usize, c: u8| b[from..to].iter().position(|&x| x == c).map(|i| from + i);
     let hash = memchr::memchr(b'#', b).unwrap_or(b.len());
     let query = memchr::memchr(b'?', &b[..hash]).unwrap_or(hash);
-    let colon = find(0, query, b':').unwrap_or(query);
     // After the scheme, where there is one.
-    let (scheme, mut path) = match (colon < query).then_some(colon) {
+    let (scheme, mut path) = match find(0, query, b':') {
         Some(colon)
             if colon > 0
                 && b[..colon]
@@ -1039,6 +1038,9 @@ mod tests {
         assert!(mentions_uri("SECRETSEGMENT1", "/files/SECRETSEGMENT1:x/report.pdf"));
         assert!(mentions_uri("SECRETSEGMENT1", "a b:/SECRETSEGMENT1/report.pdf"));
         assert!(!mentions_uri("report.pdf", "/files/SECRETSEGMENT1:x/report.pdf"));
+        // No colon at all: no scheme, whatever stands before the query.
+        assert!(mentions_uri("SECRETSEGMENT1", "SECRETSEGMENT1/report.pdf?v=1"));
+        assert!(!mentions_uri("report.pdf", "abc?v=1"));
     }
 
     /// The ASCII fold is the general one, on every ASCII string.
