@@ -1038,6 +1038,9 @@ mod tests {
         assert!(mentions_uri("SECRETSEGMENT1", "/files/SECRETSEGMENT1:x/report.pdf"));
         assert!(mentions_uri("SECRETSEGMENT1", "a b:/SECRETSEGMENT1/report.pdf"));
         assert!(!mentions_uri("report.pdf", "/files/SECRETSEGMENT1:x/report.pdf"));
+        // The host after userinfo is the host, whatever the userinfo.
+        assert!(mentions_uri("hooks.example", "https://user:pw@hooks.example/a"));
+        assert!(mentions_uri("pw-s3cret", "https://user:pw-s3cret@hooks.example/a"));
         // No colon at all: no scheme, whatever stands before the query.
         assert!(mentions_uri("SECRETSEGMENT1", "SECRETSEGMENT1/report.pdf?v=1"));
         assert!(!mentions_uri("report.pdf", "abc?v=1"));
