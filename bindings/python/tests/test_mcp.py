@@ -60,6 +60,18 @@ def test_a_result_the_sdk_refuses_arrives_whole():
         assert "hologram" in result.content[1]["text"]
 
 
+def test_the_two_sessions_speak_the_oldest_and_the_newest_revision():
+    """The raw path above holds under both: the legacy handshake and 2026-07-28."""
+
+    async def body(session):
+        inner = session if isinstance(session, ClientSession) else session.session
+        return inner.protocol_version
+
+    legacy, newest = with_session(body)
+    assert legacy != "2026-07-28"
+    assert newest == "2026-07-28"
+
+
 def test_a_json_rpc_error_arrives_as_the_error_response():
     async def body(session):
         return await raw_mcp.call_tool(session, "broken", {})
