@@ -109,33 +109,16 @@ fn lossless_or_replaced(text: &Bound<'_, PyString>) -> PyResult<String> {
 /// A JSON value as the Python object `json.loads` makes of it, built directly.
 fn to_python(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<Py<PyAny>> {
     let value = serde_json::to_value(value).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
-    object_of(py, &value).map(Bound::unbind)
+    objects_of(py, value).map(Bound::unbind)
 }
 
-fn object_of<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(text) => PyString::new(py, text).into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(object_of(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (key, item) in map {
-                dict.set_item(key, object_of(py, item)?)?;
-            }
-            dict.into_any()
-        }
+/// The Python objects `json.loads` would make of the JSON `d` reads (a `Value`, or text).
+fn objects_of<'de, 'py, D: serde::Deserializer<'de>>(py: Python<'py>, d: D) -> PyResult<Bound<'py, PyAny>> {
+    let failed = std::cell::RefCell::new(None);
+    serde::de::DeserializeSeed::deserialize(Objects { py, failed: &failed }, d).map_err(|e| {
+        failed
+            .into_inner()
+            .unwrap_or_else(|| raised(py, "Json", &e.to_string(), None, None))
     })
 }
 
@@ -260,14 +243,7 @@ fn script_value(py: Python<'_>, message: &Bound<'_, PyAny>, registry: &Registry,
     drop(bytes);
     // The lane's JSON text straight into Python objects, with no `Value` between: the peak is
     // the text and the objects, as `json.loads` of the text would have it.
-    let failed = std::cell::RefCell::new(None);
-    let mut reader = serde_json::Deserializer::from_str(&text);
-    match serde::de::DeserializeSeed::deserialize(Objects { py, failed: &failed }, &mut reader) {
-        Ok(object) => Ok(object.unbind()),
-        Err(e) => Err(failed
-            .into_inner()
-            .unwrap_or_else(|| raised(py, "Json", &e.to_string(), None, None))),
-    }
+    objects_of(py, &mut serde_json::Deserializer::from_str(&text)).map(Bound::unbind)
 }
 
 /// Builds the Python objects `json.loads` would of the JSON it reads; a Python error is kept
