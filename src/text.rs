@@ -386,7 +386,7 @@ pub(crate) fn media_type_mentions_uri(essence: &str, uri: &str) -> bool {
 
 /// Calls `visit` on the parts of `uri` no label may show (see [`mentions_uri`]), as written,
 /// each with the fewest letters and digits it counts at; the uri whole first. `true` as soon
-/// as `visit` says so. One pass over the bytes: the delimiters are ASCII. With
+/// as `visit` says so. The delimiters are ASCII, so bytes are searched. With
 /// `credentials_only`, the host and the path are passed over.
 fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, usize) -> bool) -> bool {
     if visit(uri, 1) {
@@ -519,18 +519,17 @@ fn fold_into(out: &mut String, text: &str) {
     );
 }
 
-/// [`fold_into`] of ASCII text, at once: NFKC leaves ASCII as it is, and the skeleton of lowercase
-/// ASCII changes only these (a unit test holds it to the skeleton's tables).
+/// [`fold_into`] of ASCII text, at once, by the [`FOLD`] tables: NFKC leaves ASCII as it is,
+/// and the skeleton of lowercase ASCII changes only what [`fold_byte`] says (a unit test holds
+/// it to the skeleton's tables); a `%` left undecoded is the skeleton's `\u{2080}`.
 fn fold_ascii(out: &mut String, text: &str) {
     for b in text.bytes() {
-        match fold_byte(b) {
-            Some((first, second)) => {
-                out.push(char::from(first));
-                out.extend(second.map(char::from));
-            }
-            None if b == b'%' => out.push('\u{2080}'),
-            None => {}
+        if b == b'%' {
+            out.push('\u{2080}');
+            continue;
         }
+        let b = usize::from(b & 0x7f);
+        out.extend(FOLD.iter().map(|table| table[b]).filter(|&f| f != 0).map(char::from));
     }
 }
 
