@@ -362,10 +362,8 @@ impl LineTransport {
                 }
                 Ok(Line::Read) => {}
             }
-            let text = line.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&line);
-            let text = text.strip_suffix(b"\n").unwrap_or(text);
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
-            if text.iter().all(u8::is_ascii_whitespace) {
+            let text = message_text(&line);
+            if text.is_empty() {
                 continue;
             }
             let Ok(value) = serde_json::from_slice::<Value>(text) else {
@@ -432,7 +430,7 @@ async fn read_line(reader: &mut BufReader<ChildStdout>, line: &mut Vec<u8>, max:
             && tokio::time::timeout(QUIET_BEFORE_UNENDED_LINE, reader.fill_buf())
                 .await
                 .is_err()
-            && is_whole_object(line)
+            && serde_json::from_slice::<serde::de::IgnoredAny>(message_text(line)).is_ok()
         {
             return Ok(Line::Read);
         }
@@ -457,21 +455,17 @@ async fn read_line(reader: &mut BufReader<ChildStdout>, line: &mut Vec<u8>, max:
     }
 }
 
-/// Whether `line` (no newline in it) is one whole JSON object, a byte-order mark and white
-/// space aside.
-fn is_whole_object(line: &[u8]) -> bool {
-    may_be_whole_object(line) && serde_json::from_slice::<serde::de::IgnoredAny>(object_text(line)).is_ok()
-}
-
-/// Whether `line` starts with `{` and ends with `}`: read whole only then, and only once the
-/// server is quiet, so that a long line arriving in pieces is not read again at each.
+/// Whether `line` (no newline in it) starts with `{` and ends with `}`, so may be one whole JSON
+/// object: it is read whole only then, and only once the server is quiet, so that a long line
+/// arriving in pieces is not read again at each.
 fn may_be_whole_object(line: &[u8]) -> bool {
-    let text = object_text(line);
+    let text = message_text(line);
     text.starts_with(b"{") && text.ends_with(b"}")
 }
 
-/// `line` without a byte-order mark and the white space around it.
-fn object_text(line: &[u8]) -> &[u8] {
+/// What a line of the server's holds: without a byte-order mark and the white space around it
+/// (its newline included).
+fn message_text(line: &[u8]) -> &[u8] {
     line.strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(line)
         .trim_ascii()
