@@ -11,8 +11,9 @@ as the server sent it, a ``dict`` for this package's lanes to read block by bloc
 
 A JSON-RPC error (from the server, or the SDK's own for a timeout or a closed connection) is
 returned as the error response ``{"jsonrpc": "2.0", "error": {"code", "message", "data"}}``,
-which ``tool_result`` shows the model as a failed call. ``session`` is a ``ClientSession`` or a
-``Client`` of the SDK 2.x; install it with ``pip install "mcp-agent-view[mcp]"``.
+which ``tool_result`` shows the model as a failed call. ``session`` is a ``ClientSession`` of
+either SDK line (1.x, as LangChain's adapters pin it, or 2.x) or a ``Client`` of the SDK 2.x;
+install it with ``pip install "mcp-agent-view[mcp]"``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ async def read_resource(session: Any, uri: str, *, timeout: Optional[float] = No
     return await _request(session, "resources/read", {"uri": str(uri)}, timeout)
 
 
-_NEEDS_EXTRA = "mcp_agent_view.mcp needs the mcp SDK 2.x, the package's extra: pip install 'mcp-agent-view[mcp]'"
+_NEEDS_EXTRA = "mcp_agent_view.mcp needs the mcp SDK, the package's extra: pip install 'mcp-agent-view[mcp]'"
 
 
 def _session(session: Any) -> Any:
@@ -60,20 +61,48 @@ def _session(session: Any) -> Any:
     inner = session if isinstance(session, ClientSession) else getattr(session, "session", None)
     if not isinstance(inner, ClientSession):
         raise TypeError(f"expected an mcp ClientSession or Client, got {type(session).__name__}")
-    if not hasattr(inner, "_dispatcher") or not hasattr(inner, "_stamp"):
-        raise TypeError("mcp_agent_view.mcp needs the mcp SDK 2.x (pip install 'mcp>=2')")
     return inner
 
 
 async def _request(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
     session = _session(session)
     try:
-        return await _raw(session, method, params, timeout)
+        if hasattr(session, "_dispatcher") and hasattr(session, "_stamp"):
+            return await _raw(session, method, params, timeout)
+        return await _raw_v1(session, method, params, timeout)
     except Exception as e:
         error = _error_of(e)
         if error is None:
             raise
         return {"jsonrpc": "2.0", "error": error}
+
+
+class _AsSent:
+    """A result type for the SDK 1.x ``send_request`` that keeps the result as sent."""
+
+    @staticmethod
+    def model_validate(result: Any) -> Dict[str, Any]:
+        return dict(result)
+
+
+async def _raw_v1(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
+    """The SDK 1.x: ``send_request`` with the request typed as the SDK types it and a result
+    type that validates nothing (1.x checks a result only by the type it is given)."""
+    from datetime import timedelta
+
+    import mcp.types
+
+    # Typed as either line types it: the two lines' request unions differ.
+    types: Any = mcp.types
+    request_type = {
+        "tools/call": types.CallToolRequest,
+        "prompts/get": types.GetPromptRequest,
+        "resources/read": types.ReadResourceRequest,
+    }[method]
+    request = types.ClientRequest(request_type.model_validate({"method": method, "params": params}))
+    read_timeout = None if timeout is None else timedelta(seconds=timeout)
+    result: Dict[str, Any] = await session.send_request(request, _AsSent, request_read_timeout_seconds=read_timeout)
+    return result
 
 
 async def _raw(session: Any, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Dict[str, Any]:
