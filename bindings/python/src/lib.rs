@@ -11,12 +11,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use mcp_agent_view::fetch::{self, FetchPolicy};
+use mcp_agent_view::provider::{AudioFormat, ImageFormat};
 use mcp_agent_view::{
     classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
     HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
 };
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
 use serde_json::Value;
@@ -127,6 +128,90 @@ fn target_of(name: &str) -> PyResult<Target> {
     provider_of(name).map(Target::for_provider)
 }
 
+/// The target a `target=` argument gives: a provider's name, or a mapping that starts from a
+/// provider's defaults (`"provider"`, neutral when absent) and changes what goes out as media:
+/// `"images"` and `"audio"` (lists of media types the target takes), `"pdf"` (bool), and
+/// `"max_image_bytes"`, `"max_audio_bytes"`, `"max_pdf_bytes"` (int, or `None` for no limit).
+/// Absent, the function's `default`. Anything else is a `TypeError` or `ValueError` naming it.
+fn target_arg(target: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Target> {
+    let Some(target) = target.filter(|t| !t.is_none()) else {
+        return target_of(default);
+    };
+    if let Ok(name) = target.cast::<PyString>() {
+        return target_of(&name.extract::<String>()?);
+    }
+    let Ok(spec) = target.cast::<PyDict>() else {
+        return Err(PyTypeError::new_err(
+            "target is a provider's name or a dict of what it sends",
+        ));
+    };
+    let provider = match spec.get_item("provider")? {
+        Some(name) => provider_of(
+            &name
+                .extract::<String>()
+                .map_err(|_| PyTypeError::new_err("target[\"provider\"] is a str"))?,
+        )?,
+        None => Provider::Neutral,
+    };
+    let mut out = Target::for_provider(provider);
+    for (key, value) in spec.iter() {
+        let key: String = key
+            .extract()
+            .map_err(|_| PyTypeError::new_err("target's keys are str"))?;
+        let limit = |value: &Bound<'_, PyAny>| -> PyResult<Option<u64>> {
+            if value.is_none() {
+                return Ok(None);
+            }
+            value
+                .extract::<u64>()
+                .map(Some)
+                .map_err(|_| PyValueError::new_err(format!("target[{key:?}] is an int from 0 to 2**64-1, or None")))
+        };
+        match key.as_str() {
+            "provider" => {}
+            "images" => out.images = formats(&key, &value, &ImageFormat::ALL, |f| f.mime_type())?,
+            "audio" => out.audio = formats(&key, &value, &AudioFormat::ALL, |f| f.mime_type())?,
+            "pdf" => {
+                out.pdf = value
+                    .cast::<PyBool>()
+                    .map_err(|_| PyTypeError::new_err("target[\"pdf\"] is a bool"))?
+                    .is_true();
+            }
+            "max_image_bytes" => out.max_image_bytes = limit(&value)?,
+            "max_audio_bytes" => out.max_audio_bytes = limit(&value)?,
+            "max_pdf_bytes" => out.max_pdf_bytes = limit(&value)?,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "target has no key {key:?}: it takes provider, images, audio, pdf, max_image_bytes, \
+                     max_audio_bytes, max_pdf_bytes"
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The formats a list of media types names, each one of `all` (by `mime`).
+fn formats<F: Copy>(
+    key: &str,
+    value: &Bound<'_, PyAny>,
+    all: &[F],
+    mime: impl Fn(F) -> &'static str,
+) -> PyResult<Vec<F>> {
+    let names: Vec<String> = value
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("target[{key:?}] is a list of media types")))?;
+    names
+        .iter()
+        .map(|name| {
+            all.iter().copied().find(|f| mime(*f) == name).ok_or_else(|| {
+                let known: Vec<&str> = all.iter().map(|f| mime(*f)).collect();
+                PyValueError::new_err(format!("target[{key:?}]: {name:?} is none of {}", known.join(", ")))
+            })
+        })
+        .collect()
+}
+
 fn provider_of(name: &str) -> PyResult<Provider> {
     name.parse::<Provider>()
         .map_err(|e| PyValueError::new_err(e.to_string()))
@@ -210,16 +295,16 @@ fn history_text(
 
 /// Every block converted: `(content, held_for_user)`, the content in the target's shape.
 #[pyfunction]
-#[pyo3(signature = (message, registry, *, target="neutral", provenance="push-event"))]
+#[pyo3(signature = (message, registry, *, target=None, provenance="push-event"))]
 fn convert_blocks(
     py: Python<'_>,
     message: &Bound<'_, PyAny>,
     registry: &Registry,
-    target: &str,
+    target: Option<&Bound<'_, PyAny>>,
     provenance: &str,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let bytes = json_bytes(message)?;
-    let target = target_of(target)?;
+    let target = target_arg(target, "neutral")?;
     let provenance = provenance_of(provenance)?;
     let shown = detached(py, || {
         convert(&bytes[..], provenance, &registry.0, &target).map(|c| {
@@ -235,10 +320,15 @@ fn convert_blocks(
 
 /// A script's JSON result with every block replaced, as a JSON value.
 #[pyfunction]
-#[pyo3(name = "script", signature = (message, registry, *, target="neutral"))]
-fn script_value(py: Python<'_>, message: &Bound<'_, PyAny>, registry: &Registry, target: &str) -> PyResult<Py<PyAny>> {
+#[pyo3(name = "script", signature = (message, registry, *, target=None))]
+fn script_value(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    registry: &Registry,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let bytes = json_bytes(message)?;
-    let target = target_of(target)?;
+    let target = target_arg(target, "neutral")?;
     let text = detached(py, || script(&bytes[..], &registry.0, &target))?.map_err(|e| error(py, &e))?;
     drop(bytes);
     // The lane's JSON text straight into Python objects, with no `Value` between: the peak is
@@ -366,17 +456,17 @@ impl ToolResult {
 /// The outcome of one `tools/call` as the tool result the model reads. Never fails on the
 /// message: an answer that is no JSON or no MCP message is a failed call.
 #[pyfunction]
-#[pyo3(name = "tool_result", signature = (message, name, tool_use_id, registry, *, target="anthropic"))]
+#[pyo3(name = "tool_result", signature = (message, name, tool_use_id, registry, *, target=None))]
 fn tool_result_of(
     py: Python<'_>,
     message: &Bound<'_, PyAny>,
     name: &str,
     tool_use_id: &str,
     registry: &Registry,
-    target: &str,
+    target: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ToolResult> {
     let bytes = json_bytes(message)?;
-    let target = target_of(target)?;
+    let target = target_arg(target, "anthropic")?;
     let result = detached(py, || {
         tool_result(&bytes[..], name, tool_use_id, &registry.0, &target).into_owned()
     })?;
@@ -385,34 +475,43 @@ fn tool_result_of(
 
 /// The tool result of a call that failed before any answer arrived.
 #[pyfunction]
-#[pyo3(name = "tool_call_failed", signature = (name, tool_use_id, error, *, target="anthropic"))]
-fn tool_call_failed_of(name: &str, tool_use_id: &str, error: &str, target: &str) -> PyResult<ToolResult> {
+#[pyo3(name = "tool_call_failed", signature = (name, tool_use_id, error, *, target=None))]
+fn tool_call_failed_of(
+    name: &str,
+    tool_use_id: &str,
+    error: &str,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ToolResult> {
     Ok(ToolResult {
         result: tool_call_failed(name, tool_use_id, error),
-        target: target_of(target)?,
+        target: target_arg(target, "anthropic")?,
     })
 }
 
 /// Everything one turn's tool results add to the conversation, in the target's shape.
 #[pyfunction]
-#[pyo3(signature = (results, *, target="anthropic"))]
-fn tool_result_messages(py: Python<'_>, results: Vec<PyRef<'_, ToolResult>>, target: &str) -> PyResult<Py<PyAny>> {
-    let target = target_of(target)?;
+#[pyo3(signature = (results, *, target=None))]
+fn tool_result_messages(
+    py: Python<'_>,
+    results: Vec<PyRef<'_, ToolResult>>,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let target = target_arg(target, "anthropic")?;
     let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
     to_python(py, &target.tool_result_messages(&results))
 }
 
 /// A prompt's messages in the target's shape.
 #[pyfunction]
-#[pyo3(name = "prompt_messages", signature = (message, registry, *, target="neutral"))]
+#[pyo3(name = "prompt_messages", signature = (message, registry, *, target=None))]
 fn prompt_messages_of(
     py: Python<'_>,
     message: &Bound<'_, PyAny>,
     registry: &Registry,
-    target: &str,
+    target: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bytes = json_bytes(message)?;
-    let target = target_of(target)?;
+    let target = target_arg(target, "neutral")?;
     let messages = detached(py, || {
         prompt_messages(&bytes[..], &registry.0, &target).map(|m| target.messages_json(&m))
     })?
@@ -432,9 +531,13 @@ fn classify_all(py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
 
 /// MCP tools (dicts as `tools/list` gives them) as the target's tool definitions.
 #[pyfunction]
-#[pyo3(signature = (tools, *, target="anthropic"))]
-fn tool_definitions(py: Python<'_>, tools: &Bound<'_, PyAny>, target: &str) -> PyResult<Py<PyAny>> {
-    let target = target_of(target)?;
+#[pyo3(signature = (tools, *, target=None))]
+fn tool_definitions(
+    py: Python<'_>,
+    tools: &Bound<'_, PyAny>,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let target = target_arg(target, "anthropic")?;
     let mut out = Vec::new();
     for tool in tools.try_iter()? {
         let tool: Value =
@@ -449,9 +552,12 @@ fn tool_definitions(py: Python<'_>, tools: &Bound<'_, PyAny>, target: &str) -> P
 
 /// The fetch tool's definition in the target's shape.
 #[pyfunction]
-#[pyo3(signature = (target="anthropic", name=fetch::TOOL_NAME))]
-fn fetch_tool_definition(py: Python<'_>, target: &str, name: &str) -> PyResult<Py<PyAny>> {
-    to_python(py, &fetch::tool_definition(provider_of(target)?, name))
+#[pyo3(signature = (target=None, name=fetch::TOOL_NAME))]
+fn fetch_tool_definition(py: Python<'_>, target: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Py<PyAny>> {
+    to_python(
+        py,
+        &fetch::tool_definition(target_arg(target, "anthropic")?.provider, name),
+    )
 }
 
 /// What a fetch may do: the crate's `FetchPolicy`, its settings as keyword arguments.
@@ -553,18 +659,18 @@ impl PyFetcher {
     /// Answers one fetch-tool call: `input` is the call's arguments (`{"ref_id": …}`, a dict
     /// or its JSON text). Never raises on what the fetch meets: a refusal is a failed call
     /// naming the reason, never the uri.
-    #[pyo3(signature = (input, tool_use_id, registry, *, target="anthropic"))]
+    #[pyo3(signature = (input, tool_use_id, registry, *, target=None))]
     fn fetch_reference(
         &self,
         py: Python<'_>,
         input: &Bound<'_, PyAny>,
         tool_use_id: &str,
         registry: &Registry,
-        target: &str,
+        target: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ToolResult> {
         let bytes = json_bytes(input)?;
         let input = serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null);
-        let target = target_of(target)?;
+        let target = target_arg(target, "anthropic")?;
         let result = detached(py, || {
             let mut fetcher = mcp_agent_view::fetch::Fetcher::new(self.policy.clone());
             if let Some(dir) = &self.save_dir {

@@ -10,7 +10,7 @@ import pytest
 
 import mcp_agent_view.integrations  # noqa: F401 - importing it is the test
 
-FRAMEWORKS = {"langchain": "langchain_mcp_adapters", "pydantic_ai": "pydantic_ai"}
+FRAMEWORKS = {"langchain": "langchain_mcp_adapters", "pydantic_ai": "pydantic_ai", "openai_agents": "agents"}
 
 
 @pytest.mark.parametrize("name", list(FRAMEWORKS))

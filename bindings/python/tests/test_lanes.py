@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import pathlib
 import pickle
+import re
 import subprocess
 import sys
 import threading
@@ -249,3 +250,45 @@ def test_the_script_lane_peaks_near_json_loads():
 
     loads, script = peak("loads"), peak("script")
     assert script <= loads + 5, (script, loads)
+
+
+PDF_RESULT = {
+    "content": [
+        {"type": "resource", "resource": {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjQK"}}
+    ]
+}
+
+
+def test_a_target_dict_starts_from_its_provider_and_changes_what_goes_as_media():
+    registry = mav.Registry()
+    as_named = mav.tool_result(PDF_RESULT, "t", "i", registry, target="openai-responses").content
+    assert as_named[0]["type"] == "input_file"
+    same = mav.tool_result(PDF_RESULT, "t", "i", registry, target={"provider": "openai-responses"}).content
+    assert same == as_named
+    marked = mav.tool_result(PDF_RESULT, "t", "i", registry, target={"provider": "openai-responses", "pdf": False})
+    assert marked.content == [{"type": "input_text", "text": "[file: application/pdf, 9B]"}]
+    small = {"max_pdf_bytes": 4}  # neutral, with a limit below the PDF's 9 bytes
+    [block] = mav.tool_result(PDF_RESULT, "t", "i", registry, target=small).content
+    assert block["type"] == "text" and block["text"].startswith("[file: application/pdf, 9B")
+    # Every function that takes a target takes the dict.
+    assert mav.convert(PDF_RESULT, registry, target={"pdf": False}).content == [
+        {"type": "text", "text": "[file: application/pdf, 9B]"}
+    ]
+
+
+@pytest.mark.parametrize(
+    "target, error, words",
+    [
+        ({"pdf": 1}, TypeError, 'target["pdf"] is a bool'),
+        ({"colour": True}, ValueError, 'no key "colour"'),
+        ({"audio": ["audio/x"]}, ValueError, '"audio/x" is none of'),
+        ({"images": "image/png"}, TypeError, 'target["images"] is a list'),
+        ({"max_image_bytes": -1}, ValueError, 'target["max_image_bytes"]'),
+        ({"provider": "nope"}, ValueError, "openai-chat"),
+        ({"provider": 3}, TypeError, 'target["provider"] is a str'),
+        (5, TypeError, "provider's name or a dict"),
+    ],
+)
+def test_a_bad_target_is_one_error_naming_what_is_wrong(target, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        mav.tool_result(PDF_RESULT, "t", "i", mav.Registry(), target=target)

@@ -8,8 +8,10 @@ never costs its siblings.
 A ``message`` may be ``str``, ``bytes`` (or ``bytearray``, ``memoryview``), a JSON-compatible
 object (``dict``, ``list``) or a pydantic model of the official ``mcp`` SDK; the same message
 in any form gives the same output.
-Targets are ``"neutral"``, ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"``;
-provenances ``"tool-result"``, ``"push-event"``, ``"channel-message"``,
+Targets are ``"neutral"``, ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"``, or a
+dict that starts from one and changes what goes out as media (``TargetLike``:
+``{"provider": "openai-responses", "pdf": False}`` sends PDFs as their markers); provenances
+``"tool-result"``, ``"push-event"``, ``"channel-message"``,
 ``"context-injection"``, ``"script-result"``, ``"prompt"``. An unknown name is a
 ``ValueError`` listing the valid ones.
 """
@@ -21,11 +23,13 @@ from typing import Any, List, NamedTuple, Optional
 from . import _native, fetch, mcp
 from ._native import Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
 from ._native import classify, prompt_messages, script, tool_result_messages
+from ._types import TargetLike
 
 __all__ = [
     "Converted",
     "Error",
     "Registry",
+    "TargetLike",
     "ToolResult",
     "classify",
     "convert",
@@ -54,7 +58,9 @@ def history(message: Any, registry: Registry, *, budget: Optional[int] = None, p
     return _native.history_text(message, registry, budget=budget, provenance=provenance)
 
 
-def convert(message: Any, registry: Registry, *, target: str = "neutral", provenance: str = "push-event") -> Converted:
+def convert(
+    message: Any, registry: Registry, *, target: TargetLike = "neutral", provenance: str = "push-event"
+) -> Converted:
     """Every block as the agent's block, for pushed events, channel messages and context
     injections."""
     content, held = _native.convert_blocks(message, registry, target=target, provenance=provenance)

@@ -21,10 +21,11 @@ from __future__ import annotations
 from typing import Any, Dict
 
 from ._native import Fetcher, Policy, fetch_tool_definition
+from ._types import TargetLike
 
 __all__ = ["Fetcher", "Policy", "tool_definition"]
 
 
-def tool_definition(target: str = "anthropic", name: str = "fetch_reference") -> Dict[str, Any]:
+def tool_definition(target: TargetLike = "anthropic", name: str = "fetch_reference") -> Dict[str, Any]:
     """The fetch tool's definition in the target's shape; its input is ``{"ref_id": "ref_…"}``."""
     return fetch_tool_definition(target, name)

@@ -8,7 +8,8 @@ from types import ModuleType
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional
 
 from .. import mcp
-from .._native import Registry, tool_result
+from .._native import Registry, ToolResult, tool_result
+from .._types import TargetLike
 
 
 def require(module: str, extra: str) -> ModuleType:
@@ -27,12 +28,14 @@ class Shown(NamedTuple):
     """One tool call as the model reads it: ``content`` neutral blocks (``text``, ``image``,
     ``audio``, ``document``), ``held_for_user`` the blocks for the user only, ``is_error`` a
     failed call (``isError`` or a JSON-RPC error), ``structured`` the result's
-    ``structuredContent`` as sent (for the application; the model reads it in ``content``)."""
+    ``structuredContent`` as sent (for the application; the model reads it in ``content``),
+    ``result`` the package's ``ToolResult``."""
 
     content: List[Dict[str, Any]]
     held_for_user: List[Dict[str, Any]]
     is_error: bool
     structured: Optional[Dict[str, Any]]
+    result: ToolResult
 
     def text(self) -> str:
         """The text blocks, one per line: what a framework's error message carries."""
@@ -40,10 +43,12 @@ class Shown(NamedTuple):
 
 
 async def call(
-    session: Any, name: str, arguments: Optional[Mapping[str, Any]], registry: Registry, target: str = "neutral"
+    session: Any, name: str, arguments: Optional[Mapping[str, Any]], registry: Registry, target: TargetLike = "neutral"
 ) -> Shown:
     """``tools/call`` through ``session`` (either SDK line), the answer taken as sent and shown."""
     raw = await mcp.call_tool(session, name, arguments)
     shown = tool_result(raw, name, name, registry, target=target)
     structured = raw.get("structuredContent")
-    return Shown(shown.content, shown.held_for_user, shown.is_error, structured if isinstance(structured, dict) else None)
+    return Shown(
+        shown.content, shown.held_for_user, shown.is_error, structured if isinstance(structured, dict) else None, shown
+    )
