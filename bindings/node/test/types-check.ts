@@ -68,3 +68,19 @@ try {
 
 void [text, converted, value, appended, flag, tools, prompt, classes, size, loop];
 void [forClaude, forChat, forResponses, promptForClaude, promptForChat, promptForResponses, blocks];
+
+// The AI SDK integration: the client comes back as its own type, its tools as the SDK takes them.
+import { view as viewAiSdk, type ViewedOutput } from "mcp-agent-view/ai-sdk";
+import { createMCPClient } from "@ai-sdk/mcp";
+
+export async function aiSdk(): Promise<void> {
+  const client = viewAiSdk(await createMCPClient({ transport: { type: "sse", url: "http://localhost/sse" } }), {
+    registry: new Registry(),
+  });
+  // The tools are the client's own type (passing them to generateText is the SDK's own typing:
+  // ai 6.0.333 and @ai-sdk/mcp 1.0.102 disagree there with or without view).
+  const tools = await client.tools();
+  const output: ViewedOutput | undefined = await tools["weather"]?.execute({}, { toolCallId: "c" });
+  if (output?.isError) console.log(output.content.length, output.heldForUser.length);
+  await client.close();
+}
