@@ -84,3 +84,13 @@ export async function aiSdk(): Promise<void> {
   if (output?.isError) console.log(output.content.length, output.heldForUser.length);
   await client.close();
 }
+
+// The @openai/agents integration: the server comes back as its own type.
+import { view as viewOpenAiAgents } from "mcp-agent-view/openai-agents";
+import { Agent, MCPServerStdio } from "@openai/agents";
+
+export async function openAiAgents(): Promise<Agent> {
+  const server: MCPServerStdio = viewOpenAiAgents(new MCPServerStdio({ command: "node", args: ["server.mjs"] }));
+  await server.connect();
+  return new Agent({ name: "assistant", mcpServers: [server] });
+}
