@@ -94,3 +94,13 @@ export async function openAiAgents(): Promise<Agent> {
   await server.connect();
   return new Agent({ name: "assistant", mcpServers: [server] });
 }
+
+// The @langchain/mcp-adapters integration: the client comes back as its own type.
+import { view as viewLangChain } from "mcp-agent-view/langchain";
+import { MultiServerMCPClient } from "@langchain/mcp-adapters";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+
+export async function langChain(): Promise<StructuredToolInterface[]> {
+  const client: MultiServerMCPClient = viewLangChain(new MultiServerMCPClient({ files: { command: "node", args: ["server.mjs"] } }));
+  return client.getTools();
+}
