@@ -1,4 +1,14 @@
-import type { Registry, Shapes } from "./index";
+import type { Registry, Shapes, fetch } from "./index";
+
+/**
+ * `registry`: the references of the tools' results (one of its own by default). `fetcher`: with
+ * it the framework gets one more tool, the registry's fetch tool (`fetch_reference` unless the
+ * registry names another), which opens a stub's reference under the fetcher's policy.
+ */
+export interface ViewOptions {
+  registry?: Registry;
+  fetcher?: fetch.Fetcher;
+}
 
 /** What a viewed tool's `execute` returns (the step's tool result, for the application). */
 export interface ViewedOutput {
@@ -29,4 +39,4 @@ export type Viewed<C extends Client> = Omit<C, "tools"> & {
  * The client `createMCPClient` (@ai-sdk/mcp 1.x) returns, whose `tools()` give tools that call
  * raw and whose `toModelOutput` is this package's. The same client otherwise.
  */
-export function view<C extends Client>(client: C, options?: { registry?: Registry }): Viewed<C>;
+export function view<C extends Client>(client: C, options?: ViewOptions): Viewed<C>;

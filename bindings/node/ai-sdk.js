@@ -19,28 +19,25 @@
 // never in the model's view.
 
 const mav = require("./index.js");
+const fetchTool = require("./fetch-tool.js");
 
 /** A result "schema" that keeps the result as sent. */
 const AS_SENT = { parse: (result) => result };
 
 /**
  * @param {object} client what `createMCPClient` returns
- * @param {{ registry?: import("./index.js").Registry }} [options]
+ * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher }} [options]
  */
 function view(client, options) {
   if (client === null || typeof client !== "object" || typeof client.tools !== "function" || typeof client.request !== "function") {
     throw new TypeError("view takes the client createMCPClient (@ai-sdk/mcp) returns");
   }
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError("options is an object, or missing");
-  }
-  const registry = options?.registry ?? new mav.Registry();
-  if (!(registry instanceof mav.Registry)) throw new TypeError("options.registry is a Registry");
+  const settings = fetchTool.options(options);
   return new Proxy(client, {
     get(target, property) {
-      if (property === "tools") return async (...args) => viewed(client, await client.tools(...args), registry);
+      if (property === "tools") return async (...args) => viewed(client, await client.tools(...args), settings);
       if (property === "toolsFromDefinitions") {
-        return (...args) => viewed(client, client.toolsFromDefinitions(...args), registry);
+        return (...args) => viewed(client, client.toolsFromDefinitions(...args), settings);
       }
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
@@ -48,8 +45,8 @@ function view(client, options) {
   });
 }
 
-/** `tools` with their calls made raw and shown by this package. */
-function viewed(client, tools, registry) {
+/** `tools` with their calls made raw and shown by this package; the fetch tool with a fetcher. */
+function viewed(client, tools, { registry, fetcher, tool }) {
   const out = Object.create(null);
   for (const [name, tool] of Object.entries(tools)) {
     out[name] = {
@@ -81,7 +78,24 @@ function viewed(client, tools, registry) {
       toModelOutput: ({ output }) => modelOutput(output),
     };
   }
+  if (tool !== undefined) {
+    out[tool.name] = {
+      type: "dynamic",
+      description: tool.description,
+      inputSchema: schema(tool.inputSchema),
+      execute: async (input, options) => {
+        const shown = await fetchTool.fetchReference(fetcher, input, options?.toolCallId ?? tool.name, registry);
+        return { content: shown.content, isError: shown.isError, heldForUser: shown.heldForUser };
+      },
+      toModelOutput: ({ output }) => modelOutput(output),
+    };
+  }
   return out;
+}
+
+/** A JSON schema as the SDK's `jsonSchema(…)` makes it (its global symbol), with no validation. */
+function schema(jsonSchema) {
+  return { [Symbol.for("vercel.ai.schema")]: true, _type: undefined, jsonSchema, validate: undefined };
 }
 
 /** What the model reads of one call: the SDK's `ToolResultOutput`. */

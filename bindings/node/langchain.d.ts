@@ -1,4 +1,14 @@
-import type { Registry } from "./index";
+import type { Registry, fetch } from "./index";
+
+/**
+ * `registry`: the references of the tools' results (one of its own by default). `fetcher`: with
+ * it the framework gets one more tool, the registry's fetch tool (`fetch_reference` unless the
+ * registry names another), which opens a stub's reference under the fetcher's policy.
+ */
+export interface ViewOptions {
+  registry?: Registry;
+  fetcher?: fetch.Fetcher;
+}
 
 type Client = { initializeConnections(...args: any[]): Promise<unknown>; getClient(...args: any[]): Promise<unknown> };
 
@@ -6,4 +16,4 @@ type Client = { initializeConnections(...args: any[]): Promise<unknown>; getClie
  * The same `@langchain/mcp-adapters` `MultiServerMCPClient`, whose tools' results are shown by
  * this package (`getTools()` and `initializeConnections()` give the viewed tools).
  */
-export function view<C extends Client>(client: C, options?: { registry?: Registry }): C;
+export function view<C extends Client>(client: C, options?: ViewOptions): C;

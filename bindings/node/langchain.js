@@ -27,23 +27,20 @@
 const { AsyncLocalStorage } = require("node:async_hooks");
 const mav = require("./index.js");
 const mcp = require("./mcp.js");
+const fetchTool = require("./fetch-tool.js");
 
 const scope = new AsyncLocalStorage();
 const VIEWED = Symbol.for("mcp-agent-view.langchain.viewed");
 
 /**
  * @param {object} client a `MultiServerMCPClient` of `@langchain/mcp-adapters`
- * @param {{ registry?: import("./index.js").Registry }} [options]
+ * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher }} [options]
  */
 function view(client, options) {
   if (client === null || typeof client !== "object" || typeof client.initializeConnections !== "function" || typeof client.getClient !== "function") {
     throw new TypeError("view takes a MultiServerMCPClient of @langchain/mcp-adapters");
   }
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError("options is an object, or missing");
-  }
-  const registry = options?.registry ?? new mav.Registry();
-  if (!(registry instanceof mav.Registry)) throw new TypeError("options.registry is a Registry");
+  const { registry, fetcher, tool } = fetchTool.options(options);
   if (client[VIEWED]) return client;
 
   // `getTools` and `getClient` open the connections through `initializeConnections`: every tool
@@ -64,8 +61,44 @@ function view(client, options) {
     }
     return byServer;
   };
+  if (tool !== undefined) {
+    // The fetch tool is one more tool of the adapter's own class (its first tool's), made once.
+    const getTools = client.getTools.bind(client);
+    let made;
+    client.getTools = async (...args) => {
+      const tools = (await getTools(...args)).filter((t) => t.name !== tool.name);
+      if (tools.length === 0) return tools;
+      made ??= fetchToolOf(tools[0].constructor, tool, fetcher, registry, client.config?.useStandardContentBlocks === true);
+      return [...tools, made];
+    };
+  }
   Object.defineProperty(client, VIEWED, { value: true });
   return client;
+}
+
+/** The fetch tool as a LangChain `DynamicStructuredTool` (`Tool`, the adapter's own class). */
+function fetchToolOf(Tool, tool, fetcher, registry, standard) {
+  return new Tool({
+    name: tool.name,
+    description: tool.description,
+    schema: tool.inputSchema,
+    responseFormat: "content_and_artifact",
+    func: async (args, _runManager, config) => {
+      const shown = await fetchTool.fetchReference(fetcher, args, config?.toolCall?.id ?? tool.name, registry);
+      const words = shown.content.filter((block) => block.type === "text").map((block) => block.text);
+      if (shown.isError) throw new Error(words.join("\n") || "The fetch failed.");
+      const held = shown.heldForUser.length > 0 ? [{ type: "held_for_user", content: shown.heldForUser }] : [];
+      return [shown.content.map((block) => part(block, standard)), held];
+    },
+  });
+}
+
+/** A neutral block as the adapter's content block. */
+function part(block, standard) {
+  if (block.type === "text") return standard ? { type: "text", source_type: "text", text: block.text } : { type: "text", text: block.text };
+  if (block.type === "image" && !standard) return { type: "image_url", image_url: { url: `data:${block.mimeType};base64,${block.data}` } };
+  const type = block.type === "document" ? "file" : block.type;
+  return { type, source_type: "base64", data: block.data, mime_type: block.mimeType };
 }
 
 /** `callTool` of the MCP SDK's `Client` class, answered by `answer` inside a viewed tool's call. */

@@ -22,27 +22,29 @@
 
 const mav = require("./index.js");
 const mcp = require("./mcp.js");
+const fetchTool = require("./fetch-tool.js");
 
 /**
  * @param {object} server an `MCPServerStdio`, `MCPServerStreamableHttp` or `MCPServerSSE`
- * @param {{ registry?: import("./index.js").Registry }} [options]
+ * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher }} [options]
  */
 function view(server, options) {
   if (server === null || typeof server !== "object" || typeof server.callTool !== "function" || typeof server.connect !== "function") {
     throw new TypeError("view takes an MCP server of @openai/agents (MCPServerStdio, MCPServerStreamableHttp, MCPServerSSE)");
   }
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError("options is an object, or missing");
-  }
-  const registry = options?.registry ?? new mav.Registry();
-  if (!(registry instanceof mav.Registry)) throw new TypeError("options.registry is a Registry");
+  const { registry, fetcher, tool } = fetchTool.options(options);
   const unviewed = server.callToolResult?.bind(server) ?? server.callTool.bind(server);
 
   async function callToolResult(toolName, args, meta, callOptions) {
-    const client = server.underlying?.session ?? server.session;
-    if (!client) return unviewed(toolName, args, meta, callOptions); // the SDK's own "not connected"
-    const raw = await mcp.callTool(client, toolName, args ?? {}, callOptions?.signal ? { signal: callOptions.signal } : undefined);
-    const shown = mav.toolResult(raw, { name: toolName, toolUseId: toolName, registry, target: "openai-responses" });
+    let shown;
+    if (tool !== undefined && toolName === tool.name) {
+      shown = await fetcher.fetchReference(args ?? {}, toolName, registry, { target: "openai-responses" });
+    } else {
+      const client = server.underlying?.session ?? server.session;
+      if (!client) return unviewed(toolName, args, meta, callOptions); // the SDK's own "not connected"
+      const raw = await mcp.callTool(client, toolName, args ?? {}, callOptions?.signal ? { signal: callOptions.signal } : undefined);
+      shown = mav.toolResult(raw, { name: toolName, toolUseId: toolName, registry, target: "openai-responses" });
+    }
     if (shown.isError) {
       const [message] = mav.toolResultMessages([shown], { target: "openai-chat" });
       return { content: [{ type: "text", text: message.content }], isError: true };
@@ -50,6 +52,10 @@ function view(server, options) {
     return { content: shown.content.map(item) };
   }
 
+  if (tool !== undefined) {
+    const listTools = server.listTools.bind(server);
+    server.listTools = async (...args) => [...(await listTools(...args)).filter((t) => t.name !== tool.name), tool];
+  }
   server.callToolResult = callToolResult;
   server.callTool = async (...args) => (await callToolResult(...args)).content;
   return server;

@@ -11,6 +11,7 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 
 const { view } = createRequire(import.meta.url)("../ai-sdk.js");
+const { fetch: fetching } = createRequire(import.meta.url)("../index.js");
 const SERVER = fileURLToPath(new URL("./support/framework-server.mjs", import.meta.url));
 
 const EXPECTED = {
@@ -120,6 +121,45 @@ test("without view, the AI SDK shows what its converter makes", async () => {
   });
 });
 
+test("with a fetcher, the model opens a link through the fetch tool, and reads no uri", async () => {
+  const transport = new Experimental_StdioMCPTransport({ command: process.execPath, args: [SERVER] });
+  const client = await createMCPClient({ transport });
+  const model = new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const step = model.doGenerateCalls.length - 1;
+      const call = (toolName, input) => ({
+        content: [{ type: "tool-call", toolCallId: `c${step}`, toolName, input: JSON.stringify(input) }],
+        finishReason: { unified: "tool-calls", raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      });
+      if (step === 0) return call("data_link", {});
+      const [refId] = JSON.stringify(prompt).match(/ref_[a-z0-9]{13}/) ?? [];
+      if (step === 1) return call("fetch_reference", { ref_id: refId });
+      if (step === 2) return call("fetch_reference", { ref_id: "ref_0000000000000" });
+      return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage: USAGE, warnings: [] };
+    },
+  });
+  try {
+    const tools = await view(client, { fetcher: new fetching.Fetcher({ allowSchemes: ["data"] }) }).tools();
+    assert.ok("fetch_reference" in tools);
+    const result = await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(6) });
+    assert.equal(result.text, "done");
+  } finally {
+    await client.close();
+  }
+  const outputs = {};
+  for (const message of model.doGenerateCalls.at(-1).prompt) {
+    for (const part of message.role === "tool" ? message.content : []) outputs[part.toolCallId] = part.output;
+  }
+  assert.match(textOf(outputs.c0), /words\.txt .*fetch with fetch_reference/);
+  assert.equal(outputs.c1.type, "content");
+  assert.match(textOf(outputs.c1), /The linked words\./);
+  assert.equal(outputs.c2.type, "error-text");
+  assert.match(textOf(outputs.c2), /fetch_reference failed: unknown reference/);
+  for (const output of Object.values(outputs)) assert.ok(!textOf(output).includes("data:"), textOf(output));
+});
+
 test("view takes the client createMCPClient returns, and names what else it was given", () => {
   const client = { tools: async () => ({}), request: async () => ({}) };
   for (const bad of [null, undefined, {}, { tools: async () => ({}) }, "client"]) {
@@ -127,4 +167,5 @@ test("view takes the client createMCPClient returns, and names what else it was 
   }
   assert.throws(() => view(client, null), { name: "TypeError", message: /options is an object/ });
   assert.throws(() => view(client, { registry: 5 }), { name: "TypeError", message: /options.registry is a Registry/ });
+  assert.throws(() => view(client, { fetcher: {} }), { name: "TypeError", message: /options.fetcher is a fetch.Fetcher/ });
 });

@@ -13,7 +13,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 
 const require = createRequire(import.meta.url);
 const { view } = require("../langchain.js");
-const { Registry } = require("../index.js");
+const { Registry, fetch: fetching } = require("../index.js");
 const SERVER = fileURLToPath(new URL("./support/framework-server.mjs", import.meta.url));
 
 const EXPECTED = {
@@ -151,6 +151,40 @@ test("viewed, standard content blocks and prefixed names, calls at once, each re
   }
 });
 
+test("with a fetcher, the model opens a link through the fetch tool, and reads no uri", async () => {
+  const seen = {};
+  let turn = 0;
+  class Model extends ScriptedModel {
+    async _generate(messages) {
+      for (const message of messages) if (ToolMessage.isInstance(message)) seen[message.tool_call_id] = message;
+      const [refId] = JSON.stringify(Object.values(seen).map((m) => m.content)).match(/ref_[a-z0-9]{13}/) ?? [];
+      const calls = [["data_link", {}], ["fetch_reference", { ref_id: refId }], ["fetch_reference", { ref_id: "ref_0000000000000" }]];
+      const next = calls[turn++];
+      const message = next ? new AIMessage({ content: "", tool_calls: [{ id: `c${turn - 1}`, name: next[0], args: next[1], type: "tool_call" }] }) : new AIMessage("done");
+      return { generations: [{ text: next ? "" : "done", message }] };
+    }
+  }
+  const client = view(new MultiServerMCPClient({ cases: { transport: "stdio", command: process.execPath, args: [SERVER] } }), {
+    fetcher: new fetching.Fetcher({ allowSchemes: ["data"] }),
+  });
+  try {
+    const tools = await client.getTools();
+    assert.equal(tools.filter((tool) => tool.name === "fetch_reference").length, 1);
+    assert.equal((await client.getTools()).length, tools.length);
+    const agent = createReactAgent({ llm: new Model(), tools });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "go" }] }, { recursionLimit: 20 });
+    assert.equal(result.messages.at(-1).content, "done");
+  } finally {
+    await client.close();
+  }
+  assert.match(textOf(seen.c0), /words\.txt .*fetch with fetch_reference/);
+  assert.match(textOf(seen.c1), /The linked words\./);
+  assert.equal(seen.c1.status, "success");
+  assert.equal(seen.c2.status, "error");
+  assert.match(textOf(seen.c2), /fetch_reference failed: unknown reference/);
+  for (const message of Object.values(seen)) assert.ok(!textOf(message).includes("data:text"), textOf(message));
+});
+
 test("the SDK client's callTool is its own outside a viewed tool's call", async () => {
   const client = view(new MultiServerMCPClient({ cases: { transport: "stdio", command: process.execPath, args: [SERVER] } }));
   try {
@@ -171,5 +205,6 @@ test("view takes a MultiServerMCPClient, and names what else it was given", () =
   }
   assert.throws(() => view(client, null), { name: "TypeError", message: /options is an object/ });
   assert.throws(() => view(client, { registry: 5 }), { name: "TypeError", message: /options.registry is a Registry/ });
+  assert.throws(() => view(client, { fetcher: {} }), { name: "TypeError", message: /options.fetcher is a fetch.Fetcher/ });
   assert.equal(view(client, { registry: new Registry() }), client);
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, MCPServerStdio, Usage, run as runAgent, setTracingDisabled } from "@openai/agents";
 
 const { view } = createRequire(import.meta.url)("../openai-agents.js");
+const { fetch: fetching } = createRequire(import.meta.url)("../index.js");
 const SERVER = fileURLToPath(new URL("./support/framework-server.mjs", import.meta.url));
 setTracingDisabled(true);
 
@@ -117,6 +118,43 @@ test("without view, @openai/agents shows what its converter makes", async () => 
   });
 });
 
+test("with a fetcher, the model opens a link through the fetch tool, and reads no uri", async () => {
+  const outputs = {};
+  let turn = 0;
+  const model = {
+    async getResponse(request) {
+      for (const entry of Array.isArray(request.input) ? request.input : []) {
+        if (entry.type === "function_call_result") outputs[entry.callId] = entry.output;
+      }
+      const [refId] = JSON.stringify(outputs).match(/ref_[a-z0-9]{13}/) ?? [];
+      const calls = [["data_link", {}], ["fetch_reference", { ref_id: refId }], ["fetch_reference", { ref_id: "ref_0000000000000" }]];
+      const next = calls[turn++];
+      const output = next
+        ? [{ type: "function_call", id: `fc${turn}`, callId: `c${turn - 1}`, name: next[0], arguments: JSON.stringify(next[1]), status: "completed" }]
+        : [{ type: "message", id: "m", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done" }] }];
+      return { usage: new Usage(), output, responseId: undefined };
+    },
+    async *getStreamedResponse() {
+      throw new Error("not streamed");
+    },
+  };
+  const server = view(new MCPServerStdio({ command: process.execPath, args: [SERVER], name: "cases" }), {
+    fetcher: new fetching.Fetcher({ allowSchemes: ["data"] }),
+  });
+  await server.connect();
+  try {
+    assert.ok((await server.listTools()).some((tool) => tool.name === "fetch_reference"));
+    const result = await runAgent(new Agent({ name: "a", model, mcpServers: [server] }), "go", { maxTurns: 8 });
+    assert.equal(result.finalOutput, "done");
+  } finally {
+    await server.close();
+  }
+  assert.match(textOf(outputs.c0), /words\.txt .*fetch with fetch_reference/);
+  assert.match(textOf(outputs.c1), /The linked words\./);
+  assert.match(textOf(outputs.c2), /tool returned an error.*fetch_reference failed: unknown reference/s);
+  for (const output of Object.values(outputs)) assert.ok(!textOf(output).includes("data:text"), textOf(output));
+});
+
 test("view takes an MCP server of @openai/agents, and names what else it was given", () => {
   const server = new MCPServerStdio({ command: process.execPath, args: [SERVER] });
   for (const bad of [null, undefined, {}, "server"]) {
@@ -124,4 +162,5 @@ test("view takes an MCP server of @openai/agents, and names what else it was giv
   }
   assert.throws(() => view(server, null), { name: "TypeError", message: /options is an object/ });
   assert.throws(() => view(server, { registry: 5 }), { name: "TypeError", message: /options.registry is a Registry/ });
+  assert.throws(() => view(server, { fetcher: {} }), { name: "TypeError", message: /options.fetcher is a fetch.Fetcher/ });
 });

@@ -101,6 +101,8 @@ import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 
 export async function langChain(): Promise<StructuredToolInterface[]> {
-  const client: MultiServerMCPClient = viewLangChain(new MultiServerMCPClient({ files: { command: "node", args: ["server.mjs"] } }));
+  const client: MultiServerMCPClient = viewLangChain(new MultiServerMCPClient({ files: { command: "node", args: ["server.mjs"] } }), {
+    fetcher: new fetch.Fetcher({ allowSchemes: ["data"] }),
+  });
   return client.getTools();
 }

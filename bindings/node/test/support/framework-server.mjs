@@ -78,6 +78,13 @@ const CASES = {
       { type: "resource_link", uri: "https://api.example/r/7?token=SECRET-LINK", name: "report.pdf", mimeType: "application/pdf" },
     ],
   }),
+  // A link the fetch tool can open under a policy that allows `data:` (the `fetcher` tests).
+  data_link: () => ({
+    content: [
+      text("The words are linked."),
+      { type: "resource_link", uri: `data:text/plain;base64,${Buffer.from("The linked words.").toString("base64")}`, name: "words.txt", mimeType: "text/plain" },
+    ],
+  }),
   // The SDK checks what its handlers return: the block of no revision's type is added on the way
   // out (NewerBlockTransport), as a newer revision's server would send it.
   unknown: () => ({ content: [text("Kept beside the hologram.")], _meta: { newer: "hologram" } }),
