@@ -51,6 +51,7 @@ TOOLS = {
     "structured": "structuredContent only.",
     "rpc_error": "A JSON-RPC error.",
     "big_image": "A 5 MB image.",
+    "data_link": "A link the fetch tool can open (a data: uri).",
     "plain": "Plain text.",
 }
 
@@ -91,6 +92,10 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
             uri="https://api.example/r/7?token=SECRET-LINK", name="report.pdf", mime_type="application/pdf"
         )
         return types.CallToolResult(content=[text("The report is linked."), link])
+    if name == "data_link":
+        words = base64.b64encode(b"The linked words.").decode()
+        link = types.ResourceLink(uri=f"data:text/plain;base64,{words}", name="words.txt", mime_type="text/plain")
+        return types.CallToolResult(content=[text("The words are linked."), link])
     if name == "unknown":
         return types.CallToolResult(content=[text("Kept beside the hologram.")])
     if name == "is_error":

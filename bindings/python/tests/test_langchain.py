@@ -7,6 +7,7 @@ its own (``bindings/python/run-tests``); the server runs under the SDK 2.x of th
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -143,3 +144,31 @@ def test_without_view_the_adapters_show_what_their_converter_makes(as_shipped: D
         "structured": ["text lost"],
         "rpc_error": ["run ends"],
     }
+
+
+def test_with_a_fetcher_the_model_opens_a_link_through_the_fetch_tool() -> None:
+    from mcp_agent_view.fetch import Fetcher, Policy
+
+    async def go() -> List[ToolMessage]:
+        viewed = view(client(), fetcher=Fetcher(Policy(allow_schemes=["data"])))
+        tools = {tool.name: tool for tool in await viewed.get_tools()}
+        assert len(await viewed.get_tools()) == len(tools)
+
+        async def call(name: str, id: str, args: Dict[str, Any]) -> ToolMessage:
+            message = await tools[name].ainvoke({"name": name, "args": args, "id": id, "type": "tool_call"})
+            assert isinstance(message, ToolMessage)
+            return message
+
+        stub = await call("data_link", "c0", {})
+        ref_id = re.search(r"ref_[a-z0-9]{13}", text_of(stub))
+        assert ref_id is not None, text_of(stub)
+        fetched = await call("fetch_reference", "c1", {"ref_id": ref_id.group(0)})
+        refused = await call("fetch_reference", "c2", {"ref_id": "ref_0000000000000"})
+        return [stub, fetched, refused]
+
+    stub, fetched, refused = anyio.run(go)
+    assert re.search(r"words\.txt .*fetch with fetch_reference", text_of(stub)), text_of(stub)
+    assert "The linked words." in text_of(fetched) and fetched.status == "success", fetched
+    assert "fetch_reference failed: unknown reference" in text_of(refused) and refused.status == "error", refused
+    for message in (stub, fetched, refused):
+        assert "data:text" not in text_of(message), text_of(message)

@@ -5,6 +5,7 @@ was given back for each call is checked."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List
@@ -135,3 +136,51 @@ def test_without_view_the_sdk_shows_what_its_converter_makes(as_shipped: Dict[st
         "structured": ["text lost"],
         "rpc_error": ["text lost"],
     }
+
+
+class FetchingModel(FakeModel):
+    """Calls ``data_link``, opens the stub it got with ``fetch_reference``, then an unknown id."""
+
+    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+        for item in input if isinstance(input, list) else []:
+            if isinstance(item, dict) and item.get("type") == "function_call_output":
+                self.outputs[item["call_id"]] = item["output"]
+        ref_id = re.search(r"ref_[a-z0-9]{13}", json.dumps(self.outputs))
+        calls = [("data_link", {}), ("fetch_reference", {"ref_id": ref_id and ref_id.group(0)})]
+        calls.append(("fetch_reference", {"ref_id": "ref_0000000000000"}))
+        self.turn += 1
+        if self.turn <= len(calls):
+            name, args = calls[self.turn - 1]
+            call = ResponseFunctionToolCall(
+                type="function_call",
+                call_id=f"c{self.turn - 1}",
+                name=name,
+                arguments=json.dumps(args),
+                id=f"fc{self.turn}",
+                status="completed",
+            )
+            return ModelResponse(output=[call], usage=Usage(), response_id=None)
+        text = ResponseOutputText(type="output_text", text="done", annotations=[])
+        message = ResponseOutputMessage(type="message", id="m", role="assistant", status="completed", content=[text])
+        return ModelResponse(output=[message], usage=Usage(), response_id=None)
+
+
+def test_with_a_fetcher_the_model_opens_a_link_through_the_fetch_tool() -> None:
+    from mcp_agent_view.fetch import Fetcher, Policy
+
+    async def go() -> Dict[str, Any]:
+        model = FetchingModel()
+        server = MCPServerStdio(params={"command": sys.executable, "args": [SERVER]}, client_session_timeout_seconds=60)
+        async with view(server, fetcher=Fetcher(Policy(allow_schemes=["data"]))):
+            assert "fetch_reference" in [tool.name for tool in await server.list_tools()]
+            result = await Runner.run(Agent(name="a", model=model, mcp_servers=[server]), "go", max_turns=8)
+        assert result.final_output == "done"
+        return model.outputs
+
+    outputs = anyio.run(go)
+    stub, fetched, refused = (json.dumps(outputs[f"c{n}"]) for n in range(3))
+    assert re.search(r"words\.txt .*fetch with fetch_reference", stub), stub
+    assert "The linked words." in fetched, fetched
+    assert "tool returned an error" in refused and "fetch_reference failed: unknown reference" in refused, refused
+    for shown in (stub, fetched, refused):
+        assert "data:text" not in shown, shown

@@ -4,6 +4,7 @@ what the model received checked."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
@@ -133,3 +134,44 @@ def test_without_view_pydantic_ai_shows_what_its_converter_makes() -> None:
         "link": ["uri shown"],
         "unknown": ["uri shown", "text lost"],
     }
+
+
+def test_with_a_fetcher_the_model_opens_a_link_through_the_fetch_tool() -> None:
+    from mcp_agent_view.fetch import Fetcher, Policy
+
+    received: List[List[Any]] = []
+
+    def model(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+        calls = sum(isinstance(m, ModelResponse) for m in messages)
+        if calls > 0:
+            last = messages[-1]
+            assert isinstance(last, ModelRequest)
+            received.append(list(last.parts))
+        if calls == 0:
+            assert "fetch_reference" in [tool.name for tool in info.function_tools]
+            return ModelResponse(parts=[ToolCallPart(tool_name="data_link", args={}, tool_call_id="c0")])
+        if calls == 1:
+            ref_id = re.search(r"ref_[a-z0-9]{13}", text_of(received[0]))
+            assert ref_id is not None, received
+            return ModelResponse(parts=[ToolCallPart("fetch_reference", {"ref_id": ref_id.group(0)}, "c1")])
+        if calls == 2:
+            return ModelResponse(parts=[ToolCallPart("fetch_reference", {"ref_id": "ref_0000000000000"}, "c2")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    tools = view(toolset(), fetcher=Fetcher(Policy(allow_schemes=["data"])))
+    result = anyio.run(Agent(FunctionModel(model), toolsets=[tools]).run, "go")
+    assert result.output == "done"
+    stub, fetched, refused = (text_of(parts) for parts in received)
+    assert re.search(r"words\.txt .*fetch with fetch_reference", stub), stub
+    assert "The linked words." in fetched, fetched
+    assert "fetch_reference failed: unknown reference" in refused, refused
+    assert any(isinstance(p, ToolReturnPart) and p.outcome == "failed" for p in received[2]), received[2]
+    for shown in (stub, fetched, refused):
+        assert "data:text" not in shown, shown
+
+
+def test_view_checks_its_options() -> None:
+    with pytest.raises(TypeError, match="fetcher is a mcp_agent_view.fetch.Fetcher"):
+        view(toolset(), fetcher="https")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="registry is a mcp_agent_view.Registry"):
+        view(toolset(), registry=5)  # type: ignore[arg-type]

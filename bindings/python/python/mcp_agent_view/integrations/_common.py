@@ -1,14 +1,16 @@
-"""What every integration shares: the framework imported or an error naming the extra, and one
-call made raw and shown as the package shows a tool result (neutral blocks)."""
+"""What every integration shares: the framework imported or an error naming the extra, the
+options every ``view`` takes, and one call made raw (or one fetch) shown as the package shows a
+tool result (neutral blocks)."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from types import ModuleType
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional
 
 from .. import mcp
-from .._native import Registry, ToolResult, tool_result
+from .._native import Fetcher, Registry, ToolResult, fetch_tool_definition, tool_result
 from .._types import TargetLike
 
 
@@ -22,6 +24,29 @@ def require(module: str, extra: str) -> ModuleType:
             f"pip install 'mcp-agent-view[{extra}]'",
             name=e.name,
         ) from e
+
+
+class Options(NamedTuple):
+    """``view``'s options read: the ``registry`` (one of its own unless given, naming the fetch
+    tool in its stubs when there is a fetcher), the ``fetcher``, and the fetch tool's neutral
+    definition (``name``, ``description``, ``inputSchema``) where there is one."""
+
+    registry: Registry
+    fetcher: Optional[Fetcher]
+    fetch_tool: Optional[Dict[str, Any]]
+
+
+def options(registry: Optional[Registry], fetcher: Optional[Fetcher]) -> Options:
+    """The options every ``view`` takes, checked: a wrong type is a ``TypeError`` naming it."""
+    if fetcher is not None and not isinstance(fetcher, Fetcher):
+        raise TypeError(f"fetcher is a mcp_agent_view.fetch.Fetcher, got {type(fetcher).__name__}")
+    if registry is None:
+        registry = Registry(fetch_tool="fetch_reference") if fetcher is not None else Registry()
+    elif not isinstance(registry, Registry):
+        raise TypeError(f"registry is a mcp_agent_view.Registry, got {type(registry).__name__}")
+    if fetcher is None:
+        return Options(registry, None, None)
+    return Options(registry, fetcher, fetch_tool_definition("neutral", registry.fetch_tool or "fetch_reference"))
 
 
 class Shown(NamedTuple):
@@ -52,3 +77,11 @@ async def call(
     return Shown(
         shown.content, shown.held_for_user, shown.is_error, structured if isinstance(structured, dict) else None, shown
     )
+
+
+async def fetch(options: Options, arguments: Any, tool_use_id: str, target: TargetLike = "neutral") -> Shown:
+    """The fetch tool's answer to ``arguments`` (the fetch runs on a worker thread)."""
+    assert options.fetcher is not None
+    fetcher, registry = options.fetcher, options.registry
+    shown = await asyncio.to_thread(fetcher.fetch_reference, arguments or {}, tool_use_id, registry, target=target)
+    return Shown(shown.content, shown.held_for_user, shown.is_error, None, shown)

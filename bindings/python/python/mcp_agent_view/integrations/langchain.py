@@ -18,15 +18,17 @@ failed call (``isError`` or a JSON-RPC error) is an ``isError`` result: the adap
 a ``ToolMessage`` with ``status="error"`` the run goes on past (``handle_tool_errors`` is on in
 the client returned). ``structuredContent`` stays in the tool's artifact for the application; the
 model reads it as text where nothing else came. Blocks for the user only are kept from the model
-(the adapter's artifact carries only structured content, so they are not passed on).
+(the adapter's artifact carries only structured content, so they are not passed on). With
+``fetcher=``, ``get_tools()`` gives one more tool, the registry's fetch tool, which opens a stub's
+reference under the fetcher's policy.
 """
 
 from __future__ import annotations
 
 from typing import Any, Awaitable, Callable, Dict, List, Optional, cast
 
-from .._native import Registry
-from ._common import Shown, call, require
+from .._native import Fetcher, Registry
+from ._common import Options, Shown, call, fetch, options, require
 
 require("langchain_mcp_adapters", "langchain")
 
@@ -34,27 +36,78 @@ from langchain_mcp_adapters.callbacks import CallbackContext  # noqa: E402
 from langchain_mcp_adapters.client import MultiServerMCPClient  # noqa: E402
 from langchain_mcp_adapters.interceptors import MCPToolCallRequest  # noqa: E402
 from langchain_mcp_adapters.sessions import create_session  # noqa: E402
+from langchain_core.messages import content as blocks  # noqa: E402
+from langchain_core.tools import BaseTool, StructuredTool, ToolException  # noqa: E402
 from mcp import types  # noqa: E402
 
-__all__ = ["Interceptor", "view"]
+__all__ = ["Interceptor", "ViewedClient", "view"]
 
 # The adapter needs a uri on an embedded blob and never shows it: this one names nothing.
 _NO_URI = "mcp-agent-view:blob"
 
 
-def view(client: MultiServerMCPClient, *, registry: Optional[Registry] = None) -> MultiServerMCPClient:
+def view(
+    client: MultiServerMCPClient, *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None
+) -> MultiServerMCPClient:
     """A client like ``client`` whose tools' results are shown as this package shows them.
-    ``registry`` holds the references their results name (one of its own unless given)."""
+    ``registry`` holds the references their results name (one of its own unless given); with
+    ``fetcher`` the model can open them through the fetch tool."""
     if not isinstance(client, MultiServerMCPClient):
         raise TypeError(f"view takes a langchain_mcp_adapters MultiServerMCPClient, got {type(client).__name__}")
-    viewed = MultiServerMCPClient(
+    settings = options(registry, fetcher)
+    return ViewedClient(
         client.connections,
         callbacks=client.callbacks,
-        tool_interceptors=[*client.tool_interceptors, Interceptor(client, registry or Registry())],
+        tool_interceptors=[*client.tool_interceptors, Interceptor(client, settings.registry)],
         tool_name_prefix=client.tool_name_prefix,
         handle_tool_errors=True,
+        options=settings,
     )
-    return viewed
+
+
+class ViewedClient(MultiServerMCPClient):
+    """A ``MultiServerMCPClient`` whose ``get_tools()`` adds the fetch tool where there is a fetcher."""
+
+    def __init__(self, *args: Any, options: Options, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.options = options
+
+    async def get_tools(self, *, server_name: Optional[str] = None) -> List[BaseTool]:
+        tools = await super().get_tools(server_name=server_name)
+        definition = self.options.fetch_tool
+        if definition is None:
+            return tools
+        return [*(tool for tool in tools if tool.name != definition["name"]), fetch_tool(self.options, definition)]
+
+
+def fetch_tool(settings: Options, definition: Dict[str, Any]) -> BaseTool:
+    """The fetch tool, answering as the adapter's tools do (``content_and_artifact``)."""
+
+    async def fetch_reference(**arguments: Any) -> Any:
+        shown = await fetch(settings, arguments, definition["name"])
+        if shown.is_error:
+            raise ToolException(shown.text() or "The fetch failed.")
+        return [_block(block) for block in shown.content], None
+
+    return StructuredTool(
+        name=definition["name"],
+        description=definition["description"],
+        args_schema=definition["inputSchema"],
+        coroutine=fetch_reference,
+        response_format="content_and_artifact",
+        handle_tool_error=True,
+    )
+
+
+def _block(block: Dict[str, Any]) -> Any:
+    kind = block.get("type")
+    if kind == "image":
+        return blocks.create_image_block(base64=block["data"], mime_type=block["mimeType"])
+    if kind == "audio":
+        return blocks.create_audio_block(base64=block["data"], mime_type=block["mimeType"])
+    if kind == "document":
+        return blocks.create_file_block(base64=block["data"], mime_type=block["mimeType"])
+    return blocks.create_text_block(text=block.get("text", ""))
 
 
 class Interceptor:

@@ -21,15 +21,16 @@ running the tool. Please try again.", which hides what the server said, so the m
 correct its call. ``structuredContent`` is read where
 nothing else came, whatever ``use_structured_content`` says. Blocks for the user only are kept
 from the model (the SDK has nowhere to carry them). The call's ``meta`` is not sent, and the
-server's ``max_retry_attempts`` does not retry it.
+server's ``max_retry_attempts`` does not retry it. With ``fetcher=``, the server lists one more
+tool, the registry's fetch tool, which opens a stub's reference under the fetcher's policy.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from .._native import Registry, tool_result_messages
-from ._common import Shown, call, require
+from .._native import Fetcher, Registry, tool_result_messages
+from ._common import Shown, call, fetch, options, require
 
 require("agents", "openai-agents")
 
@@ -43,24 +44,36 @@ TARGET: Mapping[str, Any] = {"provider": "neutral", "pdf": False, "audio": [], "
 as their markers."""
 
 
-def view(server: MCPServer, *, registry: Optional[Registry] = None) -> MCPServer:
+def view(server: MCPServer, *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None) -> MCPServer:
     """``server`` with its tool calls answered by this package. ``registry`` holds the
-    references its results name (one of its own unless given). There is no ``target``: the
-    SDK converts the result for its model itself, from text and images only (``TARGET``)."""
+    references its results name (one of its own unless given); with ``fetcher`` the model can
+    open them through the fetch tool. There is no ``target``: the SDK converts the result for
+    its model itself, from text and images only (``TARGET``)."""
     if not isinstance(server, MCPServer):
         raise TypeError(f"view takes an agents.mcp.MCPServer, got {type(server).__name__}")
-    shown_by = registry if registry is not None else Registry()
+    settings = options(registry, fetcher)
     unviewed = server.call_tool
+    fetch_tool = settings.fetch_tool
 
     async def call_tool(
         tool_name: str, arguments: Optional[Dict[str, Any]] = None, meta: Optional[Dict[str, Any]] = None
     ) -> types.CallToolResult:
+        if fetch_tool is not None and tool_name == fetch_tool["name"]:
+            return result_of(await fetch(settings, arguments, tool_name, TARGET))
         session = getattr(server, "session", None)
         if session is None:
             # The server's own error for a call before connect().
             return await unviewed(tool_name, arguments, meta)
-        return result_of(await call(session, tool_name, arguments, shown_by, TARGET))
+        return result_of(await call(session, tool_name, arguments, settings.registry, TARGET))
 
+    if fetch_tool is not None:
+        unlisted = server.list_tools
+
+        async def list_tools(run_context: Any = None, agent: Any = None) -> List[types.Tool]:
+            tools = [tool for tool in await unlisted(run_context, agent) if tool.name != fetch_tool["name"]]
+            return [*tools, types.Tool.model_validate(fetch_tool)]
+
+        server.list_tools = list_tools  # type: ignore[method-assign]
     server.call_tool = call_tool  # type: ignore[method-assign]
     return server
 

@@ -13,7 +13,8 @@ package shows it, in pydantic-ai's own parts: text as ``str``, images as ``Binar
 and documents as ``BinaryContent``, a reference as its stub; no uri. A failed call (``isError``
 or a JSON-RPC error) is ``ToolFailed``: the model reads the failure and the run goes on, without
 the retry prompt ``ModelRetry`` would add. Blocks for the user only are kept out of the model's
-view, in the tool return's ``metadata["held_for_user"]``.
+view, in the tool return's ``metadata["held_for_user"]``. With ``fetcher=``, the toolset has one
+more tool, the registry's fetch tool, which opens a stub's reference under the fetcher's policy.
 """
 
 from __future__ import annotations
@@ -22,25 +23,30 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from .._native import Registry
-from ._common import Shown, call, require
+from .._native import Fetcher, Registry
+from ._common import Options, Shown, call, fetch, options, require
 
 _pydantic_ai = require("pydantic_ai", "pydantic-ai")
 
 from pydantic_ai import messages  # noqa: E402
 from pydantic_ai.exceptions import ToolFailed  # noqa: E402
 from pydantic_ai.mcp import MCPToolset  # noqa: E402
+from pydantic_ai.tools import ToolDefinition  # noqa: E402
 from pydantic_ai.toolsets import WrapperToolset  # noqa: E402
 
 __all__ = ["ViewedToolset", "view"]
 
 
-def view(toolset: MCPToolset[Any], *, registry: Optional[Registry] = None) -> ViewedToolset:
+def view(
+    toolset: MCPToolset[Any], *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None
+) -> ViewedToolset:
     """``toolset`` with its tool results shown as this package shows them. ``registry`` holds
-    the references its results name (one of its own unless given), shared by every tool."""
+    the references its results name (one of its own unless given), shared by every tool; with
+    ``fetcher`` the model can open them through the fetch tool."""
     if not isinstance(toolset, MCPToolset):
         raise TypeError(f"view takes a pydantic_ai.mcp.MCPToolset, got {type(toolset).__name__}")
-    return ViewedToolset(toolset, registry=registry if registry is not None else Registry())
+    settings = options(registry, fetcher)
+    return ViewedToolset(toolset, registry=settings.registry, fetcher=settings.fetcher)
 
 
 @dataclass
@@ -48,8 +54,30 @@ class ViewedToolset(WrapperToolset[Any]):
     """An ``MCPToolset`` whose tool results the model reads as this package shows them."""
 
     registry: Registry = field(default_factory=Registry)
+    fetcher: Optional[Fetcher] = None
+
+    @property
+    def _options(self) -> Options:
+        return options(self.registry, self.fetcher)
+
+    async def get_tools(self, ctx: Any) -> Dict[str, Any]:
+        tools = await super().get_tools(ctx)
+        definition = self._options.fetch_tool
+        if definition is not None:
+            toolset = self.wrapped
+            assert isinstance(toolset, MCPToolset)
+            tool_def = ToolDefinition(
+                name=definition["name"],
+                description=definition["description"],
+                parameters_json_schema=definition["inputSchema"],
+            )
+            tools[tool_def.name] = toolset.tool_for_tool_def(tool_def, ctx=ctx)
+        return tools
 
     async def call_tool(self, name: str, tool_args: Dict[str, Any], ctx: Any, tool: Any) -> Any:
+        settings = self._options
+        if settings.fetch_tool is not None and name == settings.fetch_tool["name"]:
+            return parts_of(await fetch(settings, tool_args, getattr(ctx, "tool_call_id", None) or name))
         toolset = self.wrapped
         assert isinstance(toolset, MCPToolset)
         async with toolset:
