@@ -40,6 +40,12 @@ pub enum ErrorKind {
     /// A tool name that is not 1 to 64 ASCII letters, digits, `_` or `-`
     /// ([`ReferenceRegistry::with_fetch_tool`](crate::ReferenceRegistry::with_fetch_tool)).
     ToolName,
+    /// Answers to an input-required result that do not answer its requests one to one
+    /// ([`InputRequired::retry_params`](crate::InputRequired::retry_params)).
+    InputResponses,
+    /// A server's request the crate cannot show as it asks: a sampling request whose messages
+    /// hold `tool_use` or `tool_result` content, or params that are no object.
+    UnsupportedRequest,
 }
 
 /// An error of a call into this crate. Opaque; match on [`Error::kind`].

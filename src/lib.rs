@@ -84,12 +84,14 @@ pub use error::{Error, ErrorKind};
 pub use lanes::agent::AgentBlock;
 pub use lanes::convert::{convert, Converted};
 pub use lanes::history::{history, HistoryOptions};
+pub use lanes::sampling::{elicitation, sampling_request, Elicitation, ElicitationField, SamplingRequest};
 pub use lanes::script::script;
 pub use prompt::{prompt_messages, AgentMessage};
 pub use provider::{Provider, Target};
 pub use reference::ReferenceRegistry;
 pub use render::Provenance;
 pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
+pub use wire::pending::{InputRequest, InputRequired, Pending, TaskHandle, MAX_INPUT_ROUNDS};
 pub use wire::{Block, Message};
 
 /// Every string this crate writes for the agent that is no content of a server's: the fixed
@@ -97,9 +99,10 @@ pub use wire::{Block, Message};
 /// that carry a block's facts (`[image: image/png, 8B]`, a reference's stub) are written by
 /// the lanes from the same room; `docs/markers.md` lists them all.
 pub mod markers {
+    pub use crate::lanes::sampling::ELICITATION_LINK;
     pub use crate::render::{
-        DISPLAYED_TO_USER, EMPTY_TEXT, MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR, TOOL_ERROR_LINE,
-        TOO_DEEP, WITHHELD,
+        DISPLAYED_TO_USER, EMPTY_TEXT, INPUT_REQUIRED, MESSAGE_MAX_CHARS, NO_CONTENT, SCRIPT_MAX_DEPTH, TOOL_ERROR,
+        TOOL_ERROR_LINE, TOO_DEEP, WITHHELD,
     };
     pub use crate::text::{base64_decoded_len, clean_label, format_size, label_shows_uri, LABEL_MAX_CHARS};
 }

@@ -53,11 +53,10 @@ pub fn prompt_messages<'a>(
     target: &Target,
 ) -> Result<Vec<AgentMessage<'a>>, Error> {
     Ok(match prompt.source() {
-        Source::Json(JsonSource::Bytes(bytes)) => messages_of(prompt_blocks(bytes, registry, target)?),
-        Source::Json(JsonSource::Value(value)) => messages_of(prompt_blocks(&json_of(value)?, registry, target)?)
-            .into_iter()
-            .map(AgentMessage::into_owned)
-            .collect(),
+        Source::Json(JsonSource::Bytes(bytes)) => {
+            messages_of(prompt_blocks(bytes, registry, target, Provenance::Prompt)?)
+        }
+        Source::Json(JsonSource::Value(value)) => prompt_messages_from(value, registry, target, Provenance::Prompt)?,
         Source::Message(message) => decoded_messages(message, registry, target),
         Source::Blocks(blocks) => vec![AgentMessage {
             role: Role::User,
@@ -67,6 +66,22 @@ pub fn prompt_messages<'a>(
                 .collect(),
         }],
     })
+}
+
+/// [`prompt_messages`] of a `Value`, stubs naming `provenance` (a prompt's, a sampling
+/// request's).
+pub(crate) fn prompt_messages_from(
+    value: &Value,
+    registry: &ReferenceRegistry,
+    target: &Target,
+    provenance: Provenance,
+) -> Result<Vec<AgentMessage<'static>>, Error> {
+    Ok(
+        messages_of(prompt_blocks(&json_of(value)?, registry, target, provenance)?)
+            .into_iter()
+            .map(AgentMessage::into_owned)
+            .collect(),
+    )
 }
 
 /// The messages of a prompt's blocks: each message's blocks, a claimed role's marker first;

@@ -28,17 +28,21 @@ pub enum Provenance {
     ScriptResult,
     /// A prompt's message: `from prompt`.
     Prompt,
+    /// A message of a server's sampling request, for the host's own model:
+    /// `from sampling request`.
+    Sampling,
 }
 
 impl Provenance {
     /// Every provenance and its name, as the CLI and the bindings spell it.
-    pub const NAMES: [(Provenance, &'static str); 6] = [
+    pub const NAMES: [(Provenance, &'static str); 7] = [
         (Provenance::ToolResult, "tool-result"),
         (Provenance::PushEvent, "push-event"),
         (Provenance::ChannelMessage, "channel-message"),
         (Provenance::ContextInjection, "context-injection"),
         (Provenance::ScriptResult, "script-result"),
         (Provenance::Prompt, "prompt"),
+        (Provenance::Sampling, "sampling"),
     ];
 
     /// The words the stub uses.
@@ -51,6 +55,7 @@ impl Provenance {
             Provenance::ContextInjection => "context injection",
             Provenance::ScriptResult => "in script result",
             Provenance::Prompt => "from prompt",
+            Provenance::Sampling => "from sampling request",
         }
     }
 }
@@ -155,6 +160,26 @@ pub const DISPLAYED_TO_USER: &str = "[output displayed to user]";
 
 /// What the model reads when a tool result has nothing for it.
 pub const NO_CONTENT: &str = "[tool returned no content]";
+
+/// What the model would read of a call whose server asked for input first: the host answers
+/// the requests ([`AgentToolResult::pending`](crate::AgentToolResult::pending)) and calls again.
+pub const INPUT_REQUIRED: &str = "[tool call waiting for input]";
+
+/// `[tool call waiting for input]`, or `[tool call running as a task: <status>]` (the status
+/// cleaned as a label is, cut at 40 characters).
+pub(crate) fn pending(pending: &crate::wire::pending::Pending) -> String {
+    match pending {
+        crate::wire::pending::Pending::InputRequired(_) => INPUT_REQUIRED.to_owned(),
+        crate::wire::pending::Pending::Task(task) => {
+            let mut out = String::from("[tool call running as a task: ");
+            if !push_label_to(&mut out, &task.status, 40) {
+                out.push_str("status unknown");
+            }
+            out.push(']');
+            out
+        }
+    }
+}
 
 /// What stands for `structuredContent` that cannot be read again as JSON.
 pub(crate) const STRUCTURED_UNREADABLE: &str = "[structured content not shown: not JSON]";

@@ -12,6 +12,7 @@ use crate::lanes::convert::{tool_outcome, Converted, Outcome};
 use crate::provider::target::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render;
+use crate::wire::pending::Pending;
 
 /// The tool result the model reads for one `tool_use`, and what was held back for the user.
 ///
@@ -38,6 +39,11 @@ pub struct AgentToolResult<'a> {
     /// Blocks whose `annotations.audience` leaves out the assistant, held back from the model
     /// for the host to show the user.
     pub held_for_user: Vec<AgentBlock<'a>>,
+    /// What the server asked of the host instead of a result (revision 2026-07-28): input to
+    /// gather before calling again, or a task to poll. `None` for a result. Where it is set,
+    /// `content` is one marker ([`INPUT_REQUIRED`](crate::markers::INPUT_REQUIRED), or the
+    /// task's) and the call is not over: a host answers it rather than sending the marker.
+    pub pending: Option<Pending>,
 }
 
 /// Turns the outcome of one `tools/call` into the tool result the model reads.
@@ -59,6 +65,9 @@ pub struct AgentToolResult<'a> {
 ///   value but `null`) is appended as compact JSON text, keys in the order they arrived; a content block inside it reads as its
 ///   history text there, so no uri and no base64 reaches the model that way.
 /// - A result with nothing for the model gives one text block `[tool returned no content]`.
+/// - An input-required result (`resultType: "input_required"`) or a task (`"task"`) is no
+///   result: [`AgentToolResult::pending`] holds what the server asks, and `content` one marker.
+///   A `resultType` of any other word is a failed call naming the word.
 ///
 /// ```
 /// use mcp_agent_view::{tool_result, ReferenceRegistry, Target};
@@ -85,7 +94,14 @@ pub fn tool_result<'a>(
             content: readable(content, !held_for_user.is_empty()),
             is_error,
             held_for_user,
+            pending: None,
         },
+        Ok(Outcome::Pending(pending)) => {
+            let marker = render::pending(&pending);
+            let mut result = AgentToolResult::new(name, tool_use_id, vec![text(marker)], false);
+            result.pending = Some(pending);
+            result
+        }
         Ok(Outcome::Failed(message)) => tool_call_failed(name, tool_use_id, &message),
         Err(error) => tool_call_failed(name, tool_use_id, &format!("its answer could not be read ({error})")),
     }
@@ -149,6 +165,7 @@ impl<'a> AgentToolResult<'a> {
             content: readable(content, false),
             is_error,
             held_for_user: Vec::new(),
+            pending: None,
         }
     }
 }
@@ -163,6 +180,7 @@ impl AgentToolResult<'_> {
             content: self.content.into_iter().map(AgentBlock::into_owned).collect(),
             is_error: self.is_error,
             held_for_user: self.held_for_user.into_iter().map(AgentBlock::into_owned).collect(),
+            pending: self.pending,
         }
     }
 

@@ -153,7 +153,7 @@ fn bad_input_and_bad_arguments_give_one_line_and_exit_2() {
         "",
         "mcp-agent-view: cannot read /no/such/file.json: No such file or directory (os error 2)",
     );
-    fails(&["blocks", "--provenance", "carrier-pigeon"], "", "mcp-agent-view: invalid value 'carrier-pigeon' for '--provenance <PROVENANCE>' [possible values: tool-result, push-event, channel-message, context-injection, script-result, prompt]");
+    fails(&["blocks", "--provenance", "carrier-pigeon"], "", "mcp-agent-view: invalid value 'carrier-pigeon' for '--provenance <PROVENANCE>' [possible values: tool-result, push-event, channel-message, context-injection, script-result, prompt, sampling]");
     let out = run(&[], "");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);

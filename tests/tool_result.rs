@@ -6,7 +6,7 @@ mod common;
 use base64::Engine as _;
 
 use common::{neutral, registry};
-use mcp_agent_view::{tool_call_failed, tool_result, AgentBlock, AgentToolResult, Message};
+use mcp_agent_view::{tool_call_failed, tool_result, AgentBlock, AgentToolResult, Message, Pending};
 use serde_json::{json, Value};
 
 #[track_caller]
@@ -126,12 +126,6 @@ fn an_empty_result_says_so() {
     );
     assert_eq!(
         texts(&result_of(&json!({"resultType": "complete"}))),
-        ["[tool returned no content]"]
-    );
-    assert_eq!(
-        texts(&result_of(
-            &json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "inputRequests": {}}})
-        )),
         ["[tool returned no content]"]
     );
 }
@@ -318,4 +312,119 @@ fn structured_content_repeating_the_blocks_is_not_shown_again_but_lookalikes_are
     assert_eq!(shown(json!({"content": [{"type": "chart"}]})), 2);
     assert_eq!(shown(json!({"content": [image.clone(), image.clone()]})), 2);
     assert_eq!(shown(json!({"content": [image.clone()], "page": 1})), 2);
+}
+
+/// Every way an answer can be given: its bytes, its `Value`, and decoded before.
+#[track_caller]
+fn every_way(answer: &Value) -> Vec<AgentToolResult<'static>> {
+    let bytes = answer.to_string();
+    let ways = [
+        tool_result(bytes.as_bytes(), "get_weather", "toolu_01", &registry(), &neutral()).into_owned(),
+        tool_result(answer, "get_weather", "toolu_01", &registry(), &neutral()).into_owned(),
+        result_of(answer),
+    ];
+    assert!(ways.iter().all(|way| way == &ways[0]), "{ways:#?}");
+    ways.into()
+}
+
+#[test]
+fn an_input_required_result_is_no_content_but_what_the_server_asks() {
+    // The schema's own example (2026-07-28), as a JSON-RPC response.
+    let example = json!({"resultType": "input_required",
+        "inputRequests": {
+            "github_login": {"method": "elicitation/create", "params": {"message": "Please provide your GitHub username",
+                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}},
+            "capital_of_france": {"method": "sampling/createMessage", "params": {"messages": [
+                {"role": "user", "content": {"type": "text", "text": "What is the capital of France?"}}], "maxTokens": 100}}},
+        "requestState": "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0"});
+    for answer in [example.clone(), json!({"jsonrpc": "2.0", "id": 3, "result": example})] {
+        let result = &every_way(&answer)[0];
+        assert!(!result.is_error);
+        assert_eq!(texts(result), ["[tool call waiting for input]"]);
+        let Some(Pending::InputRequired(asked)) = &result.pending else {
+            panic!("no input required: {result:?}")
+        };
+        let asks: Vec<_> = asked
+            .requests
+            .iter()
+            .map(|r| (r.key.as_str(), r.method.as_str()))
+            .collect();
+        assert_eq!(
+            asks,
+            [
+                ("capital_of_france", "sampling/createMessage"),
+                ("github_login", "elicitation/create")
+            ]
+        );
+        assert_eq!(asked.requests[0].params["maxTokens"], 100);
+        assert_eq!(asked.request_state.as_deref(), Some("eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0"));
+        // What a provider is sent, if a host sends it anyway: the marker, nothing the server asked.
+        let sent = result.to_json().to_string();
+        assert!(!sent.contains("capital") && !sent.contains("GitHub"), "{sent}");
+    }
+}
+
+#[test]
+fn request_state_alone_asks_for_nothing_but_a_retry() {
+    let result = &every_way(&json!({"resultType": "input_required", "requestState": "abc"}))[0];
+    let Some(Pending::InputRequired(asked)) = &result.pending else {
+        panic!("no input required: {result:?}")
+    };
+    assert!(asked.requests.is_empty());
+    assert_eq!(asked.request_state.as_deref(), Some("abc"));
+}
+
+#[test]
+fn an_input_required_result_asking_nothing_is_a_failed_call() {
+    for answer in [
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "inputRequests": {}}}),
+        json!({"resultType": "input_required"}),
+    ] {
+        let result = &every_way(&answer)[0];
+        assert!(result.is_error && result.pending.is_none());
+        assert_eq!(
+            texts(result),
+            ["Tool call get_weather failed: the server asked for input but sent no request and no state"]
+        );
+    }
+}
+
+#[test]
+fn a_task_is_a_handle_for_the_host() {
+    let answer = json!({"resultType": "task", "taskId": "task-7", "status": "working",
+        "createdAt": "2026-07-28T10:00:00Z", "lastUpdatedAt": "2026-07-28T10:00:00Z", "ttlMs": null, "pollIntervalMs": 2000});
+    let result = &every_way(&answer)[0];
+    assert!(!result.is_error);
+    assert_eq!(texts(result), ["[tool call running as a task: working]"]);
+    let Some(Pending::Task(task)) = &result.pending else {
+        panic!("no task: {result:?}")
+    };
+    assert_eq!(
+        (task.task_id.as_str(), task.status.as_str(), task.poll_interval_ms),
+        ("task-7", "working", Some(2000))
+    );
+    let no_id = &every_way(&json!({"resultType": "task", "status": "working"}))[0];
+    assert!(no_id.is_error && no_id.pending.is_none());
+    assert_eq!(
+        texts(no_id),
+        ["Tool call get_weather failed: the server answered with a task that has no taskId"]
+    );
+}
+
+#[test]
+fn an_unknown_result_type_is_a_failed_call_naming_the_word() {
+    let result = &every_way(&json!({"resultType": "hologram", "content": [{"type": "text", "text": "not read"}]}))[0];
+    assert!(result.is_error && result.pending.is_none());
+    assert_eq!(
+        texts(result),
+        ["Tool call get_weather failed: the server answered with resultType hologram, which this client does not know"]
+    );
+    // A word that is a URL (a credential in it) is not shown; terminal escapes are not either.
+    let result = &every_way(&json!({"resultType": "https://x.example/?token=SECRET"}))[0];
+    assert_eq!(
+        texts(result),
+        ["Tool call get_weather failed: the server answered with resultType that cannot be shown, which this client does not know"]
+    );
+    let result = &every_way(&json!({"resultType": "a\u{1b}[31mb"}))[0];
+    assert!(!texts(result)[0].contains('\u{1b}'), "{:?}", texts(result));
 }

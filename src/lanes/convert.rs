@@ -11,6 +11,7 @@ use crate::lanes::beside_text;
 use crate::provider::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
+use crate::wire::pending::{pending_of, result_object, Pending, ResultType};
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
@@ -135,8 +136,11 @@ fn rpc_error_converted(error: &RpcError<'_>) -> Converted<'static> {
 
 /// What one call's answer is, for the tool-result lane.
 pub(crate) enum Outcome<'a> {
-    /// A JSON-RPC error, with its message.
+    /// A JSON-RPC error, with its message; or an answer of a `resultType` this crate does not
+    /// know, or one that lacks what its type needs.
     Failed(String),
+    /// An input-required result or a task: no content, something for the host to do.
+    Pending(Pending),
     /// A result: its blocks converted, with the lines a tool result shows beside them, and
     /// its `isError`.
     Result(Converted<'a>, bool),
@@ -161,8 +165,15 @@ pub(crate) fn tool_outcome<'a>(
         Source::Json(JsonSource::Value(value)) => match tool_outcome_bytes(&json_of(value)?, registry, target)? {
             Outcome::Result(converted, is_error) => Outcome::Result(converted.into_owned(), is_error),
             Outcome::Failed(message) => Outcome::Failed(message),
+            Outcome::Pending(pending) => Outcome::Pending(pending),
         },
         Source::Message(Message::RpcError(error)) => Outcome::Failed(error.message.to_string()),
+        Source::Message(Message::Pending(pending)) => Outcome::Pending(pending.clone()),
+        Source::Message(Message::ToolResult(result))
+            if !matches!(ResultType::of(result.result_type.as_deref()), ResultType::Complete) =>
+        {
+            Outcome::Failed(no_result(result.result_type.as_deref().unwrap_or("")))
+        }
         Source::Message(message) => {
             let (is_error, structured) = message.tool_result().unwrap_or((false, None));
             let tool = Some((false, structured));
@@ -189,8 +200,39 @@ fn tool_outcome_bytes<'a>(
     if let Some(error) = shape.rpc_error() {
         return Ok(Outcome::Failed(error.message.to_string()));
     }
-    let (is_error, structured) = shape.tool_result().unwrap_or((false, None));
-    Ok(Outcome::Result(sink.lane.finish(Some((false, structured))), is_error))
+    let task = match ResultType::of(shape.result_type()) {
+        ResultType::Complete => {
+            let (is_error, structured) = shape.tool_result().unwrap_or((false, None));
+            return Ok(Outcome::Result(sink.lane.finish(Some((false, structured))), is_error));
+        }
+        ResultType::Unknown(word) => return Ok(Outcome::Failed(no_result(word))),
+        ResultType::InputRequired => false,
+        ResultType::Task => true,
+    };
+    // Decided: no block of it is content. What it asks is read from the JSON once more.
+    drop(sink);
+    let answer = crate::parse_json(bytes)?;
+    Ok(match pending_of(result_object(&answer), task) {
+        Some(pending) => Outcome::Pending(pending),
+        None => Outcome::Failed(no_result(if task { "task" } else { "input_required" })),
+    })
+}
+
+/// Why an answer of `resultType` `word` is no result: a word this crate does not know (cleaned
+/// as a label is, cut at 40 characters; one holding a URL is not shown), or a task or an
+/// input-required result lacking what its type needs.
+fn no_result(word: &str) -> String {
+    match ResultType::of(Some(word)) {
+        ResultType::Task => "the server answered with a task that has no taskId".to_owned(),
+        ResultType::InputRequired => "the server asked for input but sent no request and no state".to_owned(),
+        _ => {
+            let mut shown = String::new();
+            if !crate::text::push_label_to(&mut shown, word, 40) {
+                shown.push_str("that cannot be shown");
+            }
+            format!("the server answered with resultType {shown}, which this client does not know")
+        }
+    }
 }
 
 /// A prompt's blocks converted, from bytes in one pass: every block (none held back), and,
@@ -231,9 +273,10 @@ pub(crate) fn prompt_blocks<'a>(
     bytes: &'a [u8],
     registry: &ReferenceRegistry,
     target: &Target,
+    provenance: Provenance,
 ) -> Result<PromptBlocks<'a>, Error> {
     let new = || {
-        let mut lane = Lane::new(Provenance::Prompt, Stubs::new(registry), target);
+        let mut lane = Lane::new(provenance, Stubs::new(registry), target);
         // A prompt is written for the model, and has no place for what is held back.
         lane.hold = false;
         let mut sink = Streaming::new(lane, bytes);

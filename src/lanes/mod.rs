@@ -4,6 +4,7 @@
 pub(crate) mod agent;
 pub(crate) mod convert;
 pub(crate) mod history;
+pub(crate) mod sampling;
 pub(crate) mod script;
 
 use crate::classify::Beside;

@@ -10,6 +10,7 @@
 //! as text nor copied; what no lane reads is skipped.
 
 mod block;
+pub(crate) mod pending;
 mod walk;
 
 use std::borrow::Cow;
@@ -104,8 +105,12 @@ pub enum Message<'a> {
     Blocks(Vec<Block<'a>>),
     /// A JSON-RPC error response.
     RpcError(RpcError<'a>),
-    /// A JSON-RPC result that carries no content (for example `resultType: "input_required"`).
+    /// A JSON-RPC result that carries no content (`{}`, `{"resultType": "complete"}`).
     NoContent,
+    /// What a server asked instead of a result (revision 2026-07-28): an input-required result
+    /// or a task. A result of another `resultType`, or one lacking what its type needs, is a
+    /// [`Message::ToolResult`] carrying the word.
+    Pending(crate::Pending),
 }
 
 /// A `CallToolResult`.
@@ -264,7 +269,7 @@ impl<'a> Message<'a> {
             Message::ToolResult(r) => Box::new(r.content.iter()),
             Message::Prompt(p) => Box::new(p.messages.iter().flat_map(|m| m.content.iter())),
             Message::Resource(blocks) | Message::Blocks(blocks) => Box::new(blocks.iter()),
-            Message::RpcError(_) | Message::NoContent => Box::new(std::iter::empty()),
+            Message::RpcError(_) | Message::NoContent | Message::Pending(_) => Box::new(std::iter::empty()),
         }
     }
 
@@ -299,6 +304,7 @@ impl<'a> Message<'a> {
                 data: own_opt(e.data),
             }),
             Message::NoContent => Message::NoContent,
+            Message::Pending(pending) => Message::Pending(pending),
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::block::{key_name, read_block, read_raw, read_resource_contents, read_scalar, read_text};
+use super::pending::{pending_of, result_object, ResultType};
 use super::{Block, Message, Prompt, PromptMessage, Role, RpcError, ToolResult};
 use crate::classify::kinds::{is_block_type, malformed, Scalar};
 use crate::error::{Error, ErrorKind};
@@ -577,6 +578,11 @@ impl<'a> MessageShape<'a> {
         self.0.rpc_error.as_deref()
     }
 
+    /// `resultType`, where the message (or the response's result) has a string one.
+    pub(crate) fn result_type(&self) -> Option<&str> {
+        self.0.result_type.as_deref()
+    }
+
     /// Where the message is a tool result: its `isError`, and its `structuredContent` as JSON
     /// text.
     pub(crate) fn tool_result(&self) -> Option<(bool, Option<&str>)> {
@@ -601,6 +607,34 @@ impl<'a> Message<'a> {
         let mut collect = new();
         let MessageShape(shape) = walk(bytes, &mut collect, new)?;
         let Collect { blocks, messages } = collect;
+        let task = match ResultType::of(shape.result_type.as_deref()) {
+            ResultType::Complete => None,
+            ResultType::InputRequired => Some(false),
+            ResultType::Task => Some(true),
+            ResultType::Unknown(_) => {
+                return Ok(Message::ToolResult(ToolResult {
+                    content: blocks,
+                    structured_content: shape.structured_content,
+                    is_error: shape.is_error,
+                    result_type: shape.result_type,
+                    meta: shape.meta,
+                }))
+            }
+        };
+        if let Some(task) = task {
+            // Decided: no block of it is content. What it asks is read from the JSON once more.
+            let answer = crate::parse_json(bytes)?;
+            return Ok(match pending_of(result_object(&answer), task) {
+                Some(pending) => Message::Pending(pending),
+                None => Message::ToolResult(ToolResult {
+                    content: Vec::new(),
+                    structured_content: None,
+                    is_error: false,
+                    result_type: shape.result_type,
+                    meta: shape.meta,
+                }),
+            });
+        }
         Ok(match shape.kind {
             Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {
                 content: blocks,
