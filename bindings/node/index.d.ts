@@ -125,7 +125,8 @@ export type Provenance =
   | "channel-message"
   | "context-injection"
   | "script-result"
-  | "prompt";
+  | "prompt"
+  | "sampling";
 
 /** The targets, in order. */
 export const TARGETS: readonly Target[];
@@ -187,8 +188,62 @@ export class ToolResult<T extends Target = Target> {
   readonly isError: boolean;
   /** The blocks held back for the user, in the neutral shape. */
   readonly heldForUser: Shapes.NeutralBlock[];
-  toJSON(): { toolUseId: string; name: string; content: BlockOf[T][]; isError: boolean; heldForUser: Shapes.NeutralBlock[] };
+  /** What the server asked instead of a result (revision 2026-07-28), or `undefined`. */
+  readonly pending: Pending | undefined;
+  /**
+   * The `tools/call` params that call the tool again: `args`, each request's answer under its
+   * key, and the server's `requestState`. Throws `InputResponses` where the answers do not
+   * match the requests one to one, or the result asked for no input.
+   */
+  retryParams(args: unknown, responses: { [key: string]: Json }): { name: string; arguments: Json; inputResponses: { [key: string]: Json }; requestState?: string };
+  toJSON(): { toolUseId: string; name: string; content: BlockOf[T][]; isError: boolean; heldForUser: Shapes.NeutralBlock[]; pending?: Pending };
 }
+
+/** One request of an input-required result: its key, its method, its params as sent. */
+export interface InputRequest {
+  key: string;
+  /** `elicitation/create`, `sampling/createMessage`, `roots/list`, or another. */
+  method: string;
+  params: { [key: string]: Json };
+}
+
+/** What a server asked instead of a result: input to gather and a state to echo, or a task. */
+export type Pending =
+  | { kind: "input_required"; requests: InputRequest[]; requestState: string | null }
+  | { kind: "task"; taskId: string; status: string; pollIntervalMs: number | null };
+
+/** A sampling request as the host's own model reads it. */
+export interface SamplingRequest<T extends Target = "neutral"> {
+  messages: PromptMessageOf[T][];
+  /** The server's words, to give the model apart from the host's own system prompt. */
+  systemPrompt?: string;
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences: string[];
+  modelPreferences?: Json;
+  includeContext?: string;
+  /** As the server sent them. */
+  tools?: Json;
+}
+
+/** An elicitation's words, cleaned for the person it asks. */
+export interface Elicitation {
+  mode: string;
+  message: string;
+  /** URL mode: the URL the user is asked to open (https or http, a host, no credentials). */
+  url: string | null;
+  elicitationId: string | null;
+  fields: { name: string; title: string | null; description: string | null; kind: string | null; required: boolean }[];
+}
+
+/** A sampling/createMessage request (its params, the request or the JSON-RPC request). Throws `UnsupportedRequest` for tool_use/tool_result content. */
+export function samplingRequest<T extends Target = "neutral">(message: Message, registry: Registry, options?: { target?: T }): SamplingRequest<T>;
+
+/** An elicitation/create request's words, cleaned. Throws `UnsupportedRequest` for a URL-mode request without a URL that may be opened. */
+export function elicitation(message: Message): Elicitation;
+
+/** How many input rounds `mcp.callTool` answers before it gives up. */
+export const MAX_INPUT_ROUNDS: number;
 
 /** One string for the conversation history, at most `budget` characters. */
 export function history(message: Message, registry: Registry, options?: { budget?: number; provenance?: Provenance }): string;
@@ -249,7 +304,11 @@ export interface ErrorResponse {
 export namespace mcp {
   /** The official SDK's `Client` (`@modelcontextprotocol/sdk` or `@modelcontextprotocol/client`), connected. */
   type Client = { request(...args: any[]): Promise<unknown> };
-  type Options = { timeout?: number; signal?: AbortSignal };
+  /** Answers one input request: its result, or `undefined` where the host does not answer that kind. */
+  type OnInput = (method: string, params: { [key: string]: Json }) => Json | undefined | Promise<Json | undefined>;
+  type Options = { timeout?: number; signal?: AbortSignal; onInput?: OnInput; maxRounds?: number };
+  /** An elicitation declined, no roots, no sampling. */
+  function answerPlainly(method: string, params?: unknown): Json | undefined;
   /** `args`: the tool's arguments, an object (a model's `tool_use` input as it came). */
   function callTool(client: Client, name: string, args?: unknown, options?: Options): Promise<{ [key: string]: any }>;
   function getPrompt(client: Client, name: string, args?: { [key: string]: string }, options?: Options): Promise<{ [key: string]: any }>;

@@ -200,12 +200,35 @@ class ToolResult {
     return this.#viewed().heldForUser;
   }
 
+  /**
+   * What the server asked instead of a result (revision 2026-07-28), or `undefined`:
+   * `{ kind: "input_required", requests: [{ key, method, params }], requestState }` or
+   * `{ kind: "task", taskId, status, pollIntervalMs }`.
+   */
+  get pending() {
+    return this.#viewed().pending ?? undefined;
+  }
+
+  /**
+   * The `tools/call` params that call the tool again: `arguments`, each request's answer under
+   * its key (`responses`), and the server's `requestState`. Throws `InputResponses` where the
+   * answers do not match the requests one to one, or the result asked for no input.
+   */
+  retryParams(args, responses) {
+    if (responses === null || typeof responses !== "object" || Array.isArray(responses)) {
+      throw new TypeError("responses is an object of each request's result by its key");
+    }
+    return JSON.parse(call(() => this.#handle.retryParams(jsonOf(args ?? {}, "arguments"), jsonOf(responses, "responses"))));
+  }
+
   #viewed() {
     return (this.#view ??= JSON.parse(this.#handle.view()));
   }
 
   toJSON() {
-    return { toolUseId: this.toolUseId, name: this.name, content: this.content, isError: this.isError, heldForUser: this.heldForUser };
+    const out = { toolUseId: this.toolUseId, name: this.name, content: this.content, isError: this.isError, heldForUser: this.heldForUser };
+    if (this.pending !== undefined) out.pending = this.pending;
+    return out;
   }
 
   [Symbol.for("nodejs.util.inspect.custom")](depth, options, inspect) {
@@ -265,6 +288,23 @@ function promptMessages(message, registry, options) {
   return JSON.parse(call(() => native.promptMessages(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
 }
 
+/**
+ * A `sampling/createMessage` request (its params, the request or the JSON-RPC request) as the
+ * host's own model reads it: `{ messages (the target's shape), systemPrompt, maxTokens, … }`.
+ */
+function samplingRequest(message, registry, options) {
+  options = optionsOf(options);
+  return JSON.parse(call(() => native.samplingRequest(bytesOf(message), registryOf(registry), targetOf(options, "neutral"))));
+}
+
+/** An `elicitation/create` request's words, cleaned for the person it asks. */
+function elicitation(message) {
+  return JSON.parse(call(() => native.elicitation(bytesOf(message))));
+}
+
+/** How many input rounds `mcp.callTool` answers before it gives up. */
+const MAX_INPUT_ROUNDS = native.maxInputRounds();
+
 /** Every block's class and the fields that decided it, an object a block. */
 function classify(message) {
   const lines = call(() => native.classify(bytesOf(message)));
@@ -318,16 +358,19 @@ const fetch = {
 };
 
 module.exports = {
+  MAX_INPUT_ROUNDS,
   McpAgentViewError,
   Registry,
   TARGETS,
   ToolResult,
   classify,
   convert,
+  elicitation,
   fetch,
   history,
   mcp,
   promptMessages,
+  samplingRequest,
   script,
   toolCallFailed,
   toolDefinitions,

@@ -2,16 +2,19 @@
 import cjs from "./index.js";
 
 export const {
+  MAX_INPUT_ROUNDS,
   McpAgentViewError,
   Registry,
   TARGETS,
   ToolResult,
   classify,
   convert,
+  elicitation,
   fetch,
   history,
   mcp,
   promptMessages,
+  samplingRequest,
   script,
   toolCallFailed,
   toolDefinitions,

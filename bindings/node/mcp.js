@@ -10,6 +10,12 @@
 // data } }`, which `toolResult` shows as a failed call; so is the SDK's own for a timeout or a
 // closed connection (-32001, -32000).
 //
+// A server of revision 2026-07-28 may answer with an input-required result: requests for the
+// client (`elicitation/create`, `sampling/createMessage`, `roots/list`) and a state to echo.
+// Each function answers them with `options.onInput` and asks again, at most `MAX_INPUT_ROUNDS`
+// times; a request left unanswered, or rounds past the bound, end the call as an error response
+// naming why. A task (`resultType: "task"`) is returned as it came, for `toolResult(…).pending`.
+//
 // Works with `@modelcontextprotocol/sdk` (1.x) and `@modelcontextprotocol/client` (2.x): the
 // one schema below is a Standard Schema (what 2.x takes) and has a `safeParse` (what 1.x calls).
 // Under protocol revision 2026-07-28 (2.x's `versionNegotiation: { mode: "auto" }`) the SDK also
@@ -38,7 +44,9 @@ async function send(client, method, params, options) {
   if (!client || typeof client.request !== "function") {
     throw new TypeError("client is the MCP SDK's Client (connected)");
   }
-  const requestOptions = {};
+  // Under 2026-07-28 the 2.x SDK would answer an input-required result itself, with the
+  // client's own handlers: it is handed back instead, for `onInput` to answer.
+  const requestOptions = { allowInputRequired: true };
   if (options?.timeout !== undefined) requestOptions.timeout = options.timeout;
   if (options?.signal !== undefined) requestOptions.signal = options.signal;
   const pending = client.request({ method, params }, AS_SENT, requestOptions);
@@ -76,23 +84,79 @@ function keepAsSent(client) {
   return () => raw;
 }
 
-/** `tools/call`: the raw result, or the JSON-RPC error response. `timeout` in milliseconds. */
+/**
+ * What a host with no form, no model of its own and no roots answers an input request: an
+ * elicitation declined, no roots, no sampling (`undefined`).
+ */
+function answerPlainly(method) {
+  if (method === "elicitation/create") return { action: "decline" };
+  if (method === "roots/list") return { roots: [] };
+  return undefined;
+}
+
+/** An error response the lanes show as a failed request, in the client's own words. */
+function failed(message) {
+  return { jsonrpc: "2.0", error: { code: -32603, message } };
+}
+
+/**
+ * The request, its input-required results (revision 2026-07-28) answered by `onInput` and the
+ * request made again, at most `maxRounds` times. What the server asks is read by the package
+ * (`toolResult(…).pending`), as every lane reads the answer.
+ */
+async function answered(client, method, params, options) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError("options is an object, or missing");
+  }
+  const onInput = options?.onInput ?? answerPlainly;
+  if (typeof onInput !== "function") throw new TypeError("options.onInput is a function (method, params) => result");
+  const mav = require("./index.js");
+  const maxRounds = options?.maxRounds ?? mav.MAX_INPUT_ROUNDS;
+  if (!Number.isSafeInteger(maxRounds) || maxRounds < 0) throw new TypeError("options.maxRounds is a non-negative integer");
+  let raw = await send(client, method, params, options);
+  for (let round = 0; ; round++) {
+    const result = raw?.jsonrpc !== undefined && raw?.result !== undefined ? raw.result : raw;
+    if (result?.resultType !== "input_required") return raw;
+    const pending = mav.toolResult(raw, { name: "call", toolUseId: "call", registry: new mav.Registry() }).pending;
+    if (pending?.kind !== "input_required") return raw; // a failed call, as toolResult shows it
+    if (round >= maxRounds) return failed(`the server asked for input more than ${maxRounds} times`);
+    const inputResponses = {};
+    for (const request of pending.requests) {
+      const answer = await onInput(request.method, request.params);
+      if (answer === undefined || answer === null) {
+        return failed(`the server asked for ${request.method}, which this client does not answer`);
+      }
+      inputResponses[request.key] = answer;
+    }
+    const again = { ...params, inputResponses };
+    delete again.requestState;
+    if (pending.requestState !== undefined && pending.requestState !== null) again.requestState = pending.requestState;
+    raw = await send(client, method, again, options);
+  }
+}
+
+/**
+ * `tools/call`: the raw result, or the JSON-RPC error response. `options`: `timeout` in
+ * milliseconds, `signal`, and for a server that asks first, `onInput(method, params)` (each
+ * input request's result, or `undefined` where the host does not answer that kind;
+ * `answerPlainly` by default) and `maxRounds` (`MAX_INPUT_ROUNDS`).
+ */
 function callTool(client, name, args, options) {
   const params = { name };
   if (args !== undefined && args !== null) params.arguments = args;
-  return send(client, "tools/call", params, options);
+  return answered(client, "tools/call", params, options);
 }
 
 /** `prompts/get`: the raw result, or the JSON-RPC error response. */
 function getPrompt(client, name, args, options) {
   const params = { name };
   if (args !== undefined && args !== null) params.arguments = args;
-  return send(client, "prompts/get", params, options);
+  return answered(client, "prompts/get", params, options);
 }
 
 /** `resources/read`: the raw result, or the JSON-RPC error response. */
 function readResource(client, uri, options) {
-  return send(client, "resources/read", { uri: String(uri) }, options);
+  return answered(client, "resources/read", { uri: String(uri) }, options);
 }
 
-module.exports = { callTool, getPrompt, readResource };
+module.exports = { answerPlainly, callTool, getPrompt, readResource };

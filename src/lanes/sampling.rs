@@ -40,6 +40,38 @@ pub struct SamplingRequest {
     pub tools: Option<Value>,
 }
 
+impl SamplingRequest {
+    /// The request in JSON, its messages in `target`'s shape: `{"messages", "systemPrompt",
+    /// "maxTokens", "temperature", "stopSequences", "modelPreferences", "includeContext",
+    /// "tools"}`, each field the request had (`messages` and `stopSequences` always).
+    #[must_use]
+    pub fn to_json(&self, target: &Target) -> Value {
+        let mut out = Map::new();
+        out.insert(
+            "messages".to_owned(),
+            Value::Array(target.messages_json(&self.messages)),
+        );
+        let mut put = |key: &str, value: Option<Value>| {
+            if let Some(value) = value {
+                out.insert(key.to_owned(), value);
+            }
+        };
+        put("systemPrompt", self.system_prompt.clone().map(Value::String));
+        put("maxTokens", self.max_tokens.map(Value::from));
+        put("temperature", self.temperature.map(Value::from));
+        put(
+            "stopSequences",
+            Some(Value::Array(
+                self.stop_sequences.iter().cloned().map(Value::String).collect(),
+            )),
+        );
+        put("modelPreferences", self.model_preferences.clone());
+        put("includeContext", self.include_context.clone().map(Value::String));
+        put("tools", self.tools.clone());
+        Value::Object(out)
+    }
+}
+
 /// Reads a `sampling/createMessage` request: its `params`, the request (`{"method", "params"}`)
 /// or the JSON-RPC request, as JSON bytes or a `Value`.
 ///

@@ -15,8 +15,8 @@ use std::time::Duration;
 use mcp_agent_view::fetch::{self, FetchPolicy};
 use mcp_agent_view::provider::Shaped;
 use mcp_agent_view::{
-    classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
-    HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
+    classify, convert, elicitation, history, parse_json, prompt_messages, sampling_request, script, tool_call_failed,
+    tool_result, AgentToolResult, HistoryOptions, Pending, Provenance, Provider, ReferenceRegistry, Target,
 };
 use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Uint8Array};
 use napi::{Env, Task};
@@ -208,6 +208,7 @@ impl ToolResult {
             content: Shaped<'s>,
             is_error: bool,
             held_for_user: Shaped<'s>,
+            pending: Option<&'s Pending>,
         }
         let neutral = Target::neutral();
         written(&View {
@@ -216,8 +217,45 @@ impl ToolResult {
             content: self.target.blocks_view(&self.result.content),
             is_error: self.result.is_error,
             held_for_user: neutral.blocks_view(&self.result.held_for_user),
+            pending: self.result.pending.as_ref(),
         })
     }
+
+    /// The `tools/call` params that call the tool again: `arguments` and `responses` JSON text.
+    #[napi]
+    pub fn retry_params(&self, arguments: String, responses: String) -> Result<String> {
+        let Some(Pending::InputRequired(asked)) = &self.result.pending else {
+            return Err(raised("InputResponses", "this result asks for no input", None, None));
+        };
+        let arguments = parse_json(arguments.as_bytes()).map_err(|e| error(&e))?;
+        let Value::Object(responses) = parse_json(responses.as_bytes()).map_err(|e| error(&e))? else {
+            return Err(invalid("responses is an object of each request's result by its key"));
+        };
+        let params = asked
+            .retry_params(&self.result.name, &arguments, responses)
+            .map_err(|e| error(&e))?;
+        written(&params)
+    }
+}
+
+#[napi(js_name = "samplingRequest")]
+pub fn sampling_request_of(message: Message, registry: &Registry, target: String) -> Result<String> {
+    let target = target_of(&target)?;
+    let request = caught(|| sampling_request(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))?;
+    written(&request.to_json(&target))
+}
+
+#[napi(js_name = "elicitation")]
+pub fn elicitation_of(message: Message) -> Result<String> {
+    let request = parse_json(bytes_of(&message)).map_err(|e| error(&e))?;
+    let asked = caught(|| elicitation(&request))?.map_err(|e| error(&e))?;
+    written(&asked)
+}
+
+/// How many input rounds one call takes before the host gives up (the crate's bound).
+#[napi(js_name = "maxInputRounds")]
+pub fn max_input_rounds() -> u32 {
+    u32::try_from(mcp_agent_view::MAX_INPUT_ROUNDS).unwrap_or(u32::MAX)
 }
 
 #[napi(js_name = "toolResult")]

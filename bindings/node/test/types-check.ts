@@ -106,3 +106,19 @@ export async function langChain(): Promise<StructuredToolInterface[]> {
   });
   return client.getTools();
 }
+
+// Revision 2026-07-28: what a server asks, typed.
+import { mcp as mcpCalls, samplingRequest, elicitation, type Pending } from "mcp-agent-view";
+
+export async function answered(client: Parameters<typeof mcpCalls.callTool>[0], registry: Registry): Promise<string | undefined> {
+  const raw = await mcpCalls.callTool(client, "ask", {}, { onInput: (method, params) => mcpCalls.answerPlainly(method, params), maxRounds: 3 });
+  const result = toolResult(raw, { name: "ask", toolUseId: "u", registry });
+  const pending: Pending | undefined = result.pending;
+  if (pending?.kind === "input_required") {
+    const first = pending.requests[0];
+    if (first?.method === "sampling/createMessage") return samplingRequest(first.params, registry, { target: "anthropic" }).systemPrompt;
+    if (first?.method === "elicitation/create") return elicitation(first.params).message;
+    return result.retryParams({}, {}).requestState;
+  }
+  return pending?.kind === "task" ? pending.taskId : undefined;
+}

@@ -13,8 +13,8 @@ use std::time::Duration;
 use mcp_agent_view::fetch::{self, FetchPolicy};
 use mcp_agent_view::provider::{AudioFormat, ImageFormat};
 use mcp_agent_view::{
-    classify, convert, history, prompt_messages, script, tool_call_failed, tool_result, AgentToolResult,
-    HistoryOptions, Provenance, Provider, ReferenceRegistry, Target,
+    classify, convert, elicitation, history, prompt_messages, sampling_request, script, tool_call_failed, tool_result,
+    AgentToolResult, HistoryOptions, Pending, Provenance, Provider, ReferenceRegistry, Target,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -108,6 +108,12 @@ fn lossless_or_replaced(text: &Bound<'_, PyString>) -> PyResult<String> {
 }
 
 /// A JSON value as the Python object `json.loads` makes of it, built directly.
+/// A message (its JSON text, its bytes, or a JSON-serializable object) as a `Value`.
+fn value_of(py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let bytes = json_bytes(message)?;
+    mcp_agent_view::parse_json(&bytes).map_err(|e| error(py, &e))
+}
+
 fn to_python(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<Py<PyAny>> {
     let value = serde_json::to_value(value).map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
     objects_of(py, value).map(Bound::unbind)
@@ -442,6 +448,48 @@ impl ToolResult {
         to_python(py, &Target::neutral().blocks_json(&self.result.held_for_user))
     }
 
+    /// What the server asked instead of a result, or `None`: `{"kind": "input_required",
+    /// "requests": [{"key", "method", "params"}], "requestState"}` or `{"kind": "task",
+    /// "taskId", "status", "pollIntervalMs"}`.
+    #[getter]
+    fn pending(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match &self.result.pending {
+            Some(pending) => to_python(py, pending),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// The `tools/call` params that call the tool again with the host's answers (`responses`:
+    /// each request's result under its key) and the server's `requestState`. Raises `Error`
+    /// (kind `InputResponses`) where they do not answer the requests one to one, or the result
+    /// asked for no input.
+    fn retry_params(
+        &self,
+        py: Python<'_>,
+        arguments: &Bound<'_, PyAny>,
+        responses: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let Some(Pending::InputRequired(asked)) = &self.result.pending else {
+            return Err(raised(
+                py,
+                "InputResponses",
+                "this result asks for no input",
+                None,
+                None,
+            ));
+        };
+        let arguments = value_of(py, arguments)?;
+        let Value::Object(responses) = value_of(py, responses)? else {
+            return Err(PyTypeError::new_err(
+                "responses is a dict of each request's result by its key",
+            ));
+        };
+        let params = asked
+            .retry_params(&self.result.name, &arguments, responses)
+            .map_err(|e| error(py, &e))?;
+        to_python(py, &params)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ToolResult(tool_use_id={:?}, name={:?}, is_error={}, blocks={})",
@@ -499,6 +547,35 @@ fn tool_result_messages(
     let target = target_arg(target, "anthropic")?;
     let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
     to_python(py, &target.tool_result_messages(&results))
+}
+
+/// A `sampling/createMessage` request (its params, the request or the JSON-RPC request) as the
+/// host's own model reads it: `{"messages" (the target's shape), "systemPrompt", "maxTokens",
+/// …}`, each field the request had.
+#[pyfunction]
+#[pyo3(name = "sampling_request", signature = (message, registry, *, target=None))]
+fn sampling_request_of(
+    py: Python<'_>,
+    message: &Bound<'_, PyAny>,
+    registry: &Registry,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let bytes = json_bytes(message)?;
+    let target = target_arg(target, "neutral")?;
+    let request = detached(py, || {
+        sampling_request(&bytes[..], &registry.0, &target).map(|r| r.to_json(&target))
+    })?
+    .map_err(|e| error(py, &e))?;
+    to_python(py, &request)
+}
+
+/// An `elicitation/create` request's words cleaned for the person it asks.
+#[pyfunction]
+#[pyo3(name = "elicitation")]
+fn elicitation_of(py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let request = value_of(py, message)?;
+    let asked = elicitation(&request).map_err(|e| error(py, &e))?;
+    to_python(py, &asked)
 }
 
 /// A prompt's messages in the target's shape.
@@ -685,6 +762,7 @@ impl PyFetcher {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
+    m.add("MAX_INPUT_ROUNDS", mcp_agent_view::MAX_INPUT_ROUNDS)?;
     m.add_class::<Registry>()?;
     m.add_class::<ToolResult>()?;
     m.add_function(wrap_pyfunction!(history_text, m)?)?;
@@ -694,6 +772,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tool_call_failed_of, m)?)?;
     m.add_function(wrap_pyfunction!(tool_result_messages, m)?)?;
     m.add_function(wrap_pyfunction!(prompt_messages_of, m)?)?;
+    m.add_function(wrap_pyfunction!(sampling_request_of, m)?)?;
+    m.add_function(wrap_pyfunction!(elicitation_of, m)?)?;
     m.add_function(wrap_pyfunction!(classify_all, m)?)?;
     m.add_function(wrap_pyfunction!(tool_definitions, m)?)?;
     m.add_class::<Policy>()?;

@@ -12,7 +12,7 @@ Targets are ``"neutral"``, ``"anthropic"``, ``"openai-chat"``, ``"openai-respons
 dict that starts from one and changes what goes out as media (``TargetLike``:
 ``{"provider": "openai-responses", "pdf": False}`` sends PDFs as their markers); provenances
 ``"tool-result"``, ``"push-event"``, ``"channel-message"``,
-``"context-injection"``, ``"script-result"``, ``"prompt"``. An unknown name is a
+``"context-injection"``, ``"script-result"``, ``"prompt"``, ``"sampling"``. An unknown name is a
 ``ValueError`` listing the valid ones.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, List, NamedTuple, Optional
 
 from . import _native, fetch, mcp
 from ._native import Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
-from ._native import classify, prompt_messages, script, tool_result_messages
+from ._native import classify, elicitation, prompt_messages, sampling_request, script, tool_result_messages
 from ._types import TargetLike
 
 __all__ = [
@@ -33,10 +33,12 @@ __all__ = [
     "ToolResult",
     "classify",
     "convert",
+    "elicitation",
     "fetch",
     "history",
     "mcp",
     "prompt_messages",
+    "sampling_request",
     "script",
     "tool_call_failed",
     "tool_definitions",

@@ -2,7 +2,7 @@
 ``mcp_agent_view.fetch``)."""
 
 import os
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._types import TargetLike
 
@@ -38,6 +38,13 @@ class ToolResult:
     def content(self) -> List[dict[str, Any]]: ...
     @property
     def held_for_user(self) -> List[dict[str, Any]]: ...
+    @property
+    def pending(self) -> Optional[dict[str, Any]]:
+        """What the server asked instead of a result (2026-07-28), or ``None``:
+        ``{"kind": "input_required", "requests": [{"key", "method", "params"}], "requestState"}``
+        or ``{"kind": "task", "taskId", "status", "pollIntervalMs"}``."""
+    def retry_params(self, arguments: Any, responses: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``tools/call`` params that call the tool again with each request's answer."""
 
 def history_text(
     message: Any, registry: Registry, *, budget: Optional[int] = None, provenance: str = "tool-result"
@@ -52,6 +59,10 @@ def tool_result_messages(results: Sequence[ToolResult], *, target: TargetLike = 
 def tool_definitions(tools: Iterable[Any], *, target: TargetLike = "anthropic") -> List[dict[str, Any]]: ...
 def prompt_messages(message: Any, registry: Registry, *, target: TargetLike = "neutral") -> List[dict[str, Any]]: ...
 def classify(message: Any) -> List[dict[str, Any]]: ...
+
+MAX_INPUT_ROUNDS: int
+def sampling_request(message: Any, registry: Registry, *, target: TargetLike = "neutral") -> dict[str, Any]: ...
+def elicitation(message: Any) -> dict[str, Any]: ...
 
 class Policy:
     """What a fetch may do: the crate's ``FetchPolicy``."""

@@ -14,38 +14,126 @@ returned as the error response ``{"jsonrpc": "2.0", "error": {"code", "message",
 which ``tool_result`` shows the model as a failed call. ``session`` is a ``ClientSession`` of
 either SDK line (1.x, as LangChain's adapters pin it, or 2.x) or a ``Client`` of the SDK 2.x;
 install it with ``pip install "mcp-agent-view[mcp]"``.
+
+A server of revision 2026-07-28 may answer with an input-required result (``resultType:
+"input_required"``): requests for the client (``elicitation/create``, ``sampling/createMessage``,
+``roots/list``) and a state to echo. Each function answers them and asks again, at most
+``MAX_INPUT_ROUNDS`` times: ``on_input(method, params)`` (sync or async) returns each request's
+result, or ``None`` where the host does not answer that kind. Without it, ``answer_plainly``
+answers: an elicitation declined, no roots, no sampling. A request left unanswered, or rounds
+past the bound, end the call as an error response naming why; a task (``resultType: "task"``)
+is returned as it came, for ``tool_result(...).pending``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+import inspect
+from typing import Any, Awaitable, Callable, Dict, Mapping, Optional, Union
 
-__all__ = ["call_tool", "get_prompt", "read_resource"]
+from ._native import MAX_INPUT_ROUNDS, Registry, tool_result
+
+__all__ = ["MAX_INPUT_ROUNDS", "OnInput", "answer_plainly", "call_tool", "get_prompt", "read_resource"]
+
+OnInput = Callable[[str, Dict[str, Any]], Union[Optional[Dict[str, Any]], Awaitable[Optional[Dict[str, Any]]]]]
+"""Answers one request of an input-required result: ``(method, params)`` to its result, or
+``None`` where the host does not answer that kind."""
+
+
+def answer_plainly(method: str, params: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """What a host with no form, no model of its own and no roots answers: an elicitation
+    declined, no roots, and no sampling (``None``)."""
+    if method == "elicitation/create":
+        return {"action": "decline"}
+    if method == "roots/list":
+        return {"roots": []}
+    return None
 
 
 async def call_tool(
-    session: Any, name: str, arguments: Optional[Mapping[str, Any]] = None, *, timeout: Optional[float] = None
+    session: Any,
+    name: str,
+    arguments: Optional[Mapping[str, Any]] = None,
+    *,
+    timeout: Optional[float] = None,
+    on_input: OnInput = answer_plainly,
+    max_rounds: int = MAX_INPUT_ROUNDS,
 ) -> Dict[str, Any]:
-    """``tools/call``: the raw result, or the JSON-RPC error response."""
+    """``tools/call``: the raw result, or the JSON-RPC error response; an input-required
+    result answered by ``on_input`` and the call made again."""
     params: Dict[str, Any] = {"name": name}
     if arguments is not None:
         params["arguments"] = dict(arguments)
-    return await _request(session, "tools/call", params, timeout)
+    return await _answered(session, "tools/call", params, timeout, on_input, max_rounds)
 
 
 async def get_prompt(
-    session: Any, name: str, arguments: Optional[Mapping[str, str]] = None, *, timeout: Optional[float] = None
+    session: Any,
+    name: str,
+    arguments: Optional[Mapping[str, str]] = None,
+    *,
+    timeout: Optional[float] = None,
+    on_input: OnInput = answer_plainly,
+    max_rounds: int = MAX_INPUT_ROUNDS,
 ) -> Dict[str, Any]:
     """``prompts/get``: the raw result, or the JSON-RPC error response."""
     params: Dict[str, Any] = {"name": name}
     if arguments is not None:
         params["arguments"] = dict(arguments)
-    return await _request(session, "prompts/get", params, timeout)
+    return await _answered(session, "prompts/get", params, timeout, on_input, max_rounds)
 
 
-async def read_resource(session: Any, uri: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+async def read_resource(
+    session: Any,
+    uri: str,
+    *,
+    timeout: Optional[float] = None,
+    on_input: OnInput = answer_plainly,
+    max_rounds: int = MAX_INPUT_ROUNDS,
+) -> Dict[str, Any]:
     """``resources/read``: the raw result, or the JSON-RPC error response."""
-    return await _request(session, "resources/read", {"uri": str(uri)}, timeout)
+    return await _answered(session, "resources/read", {"uri": str(uri)}, timeout, on_input, max_rounds)
+
+
+def _failed(message: str) -> Dict[str, Any]:
+    """An error response the lanes show as a failed request: the client's own words."""
+    return {"jsonrpc": "2.0", "error": {"code": -32603, "message": message}}
+
+
+async def _answered(
+    session: Any,
+    method: str,
+    params: Dict[str, Any],
+    timeout: Optional[float],
+    on_input: OnInput,
+    max_rounds: int,
+) -> Dict[str, Any]:
+    """The request, its input-required results answered and the request made again."""
+    raw = await _request(session, method, params, timeout)
+    rounds = 0
+    while True:
+        result = raw.get("result", raw) if "jsonrpc" in raw else raw
+        if not isinstance(result, dict) or result.get("resultType") != "input_required":
+            return raw
+        # The crate reads what is asked (``pending``), as every lane reads the answer.
+        pending = tool_result(raw, "call", "call", Registry()).pending
+        if not pending or pending.get("kind") != "input_required":
+            return raw  # a failed call, as tool_result shows it
+        if rounds >= max_rounds:
+            return _failed(f"the server asked for input more than {max_rounds} times")
+        rounds += 1
+        responses: Dict[str, Any] = {}
+        for request in pending["requests"]:
+            answer = on_input(request["method"], request["params"])
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if answer is None:
+                return _failed(f"the server asked for {request['method']}, which this client does not answer")
+            responses[request["key"]] = answer
+        again = {key: value for key, value in params.items() if key not in ("inputResponses", "requestState")}
+        again["inputResponses"] = responses
+        if pending.get("requestState") is not None:
+            again["requestState"] = pending["requestState"]
+        raw = await _request(session, method, again, timeout)
 
 
 _NEEDS_EXTRA = "mcp_agent_view.mcp needs the mcp SDK, the package's extra: pip install 'mcp-agent-view[mcp]'"
