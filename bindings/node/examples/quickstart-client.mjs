@@ -18,13 +18,19 @@
 // an error result, never the end of the conversation; structuredContent is read where the
 // content has no text; images go as images; an embedded resource's text as text, its uri
 // never; a block nobody knows becomes a marker and costs no sibling.
+//
+// A server that asks before it answers (revision 2026-07-28's input-required results, or
+// requests over the session under an older revision) is answered the same way either way: an
+// elicitation declined (there is no form here), no roots, and a sampling request through the
+// same Messages API, one level deep (its messages read by samplingRequest, the server's system
+// prompt given as the server's words in the first user turn, no tools).
 
 import { createInterface } from "node:readline";
 
 import Anthropic from "@anthropic-ai/sdk";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Registry, mcp, toolCallFailed, toolDefinitions, toolResult, toolResultMessages } from "mcp-agent-view";
+import { Registry, mcp, samplingRequest, toolCallFailed, toolDefinitions, toolResult, toolResultMessages } from "mcp-agent-view";
 
 const MODEL = process.env.ANTHROPIC_MODEL ?? "claude-sonnet-5";
 // Thinking and the reply share max_tokens; leave room for both.
@@ -40,11 +46,41 @@ function serverCommand(argv) {
   return { command: argv[0], args: argv.slice(1) };
 }
 
+/**
+ * What the server asks the client, answered: elicitation declined, no roots, sampling through
+ * the Messages API once there is a key (`asked.api`). `undefined`: not answered.
+ */
+function asker() {
+  const registry = new Registry();
+  const asked = async (method, params) => {
+    if (method !== "sampling/createMessage" || !asked.api) return mcp.answerPlainly(method, params);
+    let request;
+    try {
+      request = samplingRequest(params, registry, { target: "anthropic" });
+    } catch {
+      return undefined; // tool content: this client takes no part in a tool loop of the server's
+    }
+    const messages = [...request.messages];
+    if (request.systemPrompt) {
+      const said = `[the requesting server's instructions] ${request.systemPrompt}`;
+      messages.unshift({ role: "user", content: [{ type: "text", text: said }] });
+    }
+    if (messages.length === 0) return undefined;
+    const max_tokens = Math.min(request.maxTokens || MAX_TOKENS, MAX_TOKENS);
+    const reply = await asked.api.messages.create({ model: MODEL, max_tokens, messages });
+    const text = reply.content.filter((block) => block.type === "text").map((block) => block.text).join("");
+    const stopReason = reply.stop_reason === "max_tokens" ? "maxTokens" : "endTurn";
+    return { role: "assistant", content: { type: "text", text }, model: reply.model, stopReason };
+  };
+  asked.api = undefined;
+  return asked;
+}
+
 /** One call's tool result: what the server answered, or why no answer came. */
-async function answer(client, offered, use, registry) {
+async function answer(client, offered, use, registry, asked) {
   if (!offered.has(use.name)) return toolCallFailed(use.name, use.id, "no tool of that name is offered");
   try {
-    const raw = await mcp.callTool(client, use.name, use.input);
+    const raw = await mcp.callTool(client, use.name, use.input, { onInput: asked });
     return toolResult(raw, { name: use.name, toolUseId: use.id, registry });
   } catch (e) {
     // The connection failed: the call failed, the conversation goes on.
@@ -53,7 +89,7 @@ async function answer(client, offered, use, registry) {
 }
 
 /** Runs one query to the end: the model's text printed, every tool call answered. */
-async function ask(api, client, tools, messages, registry) {
+async function ask(api, client, tools, messages, registry, asked) {
   const offered = new Set(tools.map((tool) => tool.name));
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const reply = await api.messages.create({ model: MODEL, max_tokens: MAX_TOKENS, messages, tools });
@@ -62,7 +98,7 @@ async function ask(api, client, tools, messages, registry) {
     const uses = reply.content.filter((block) => block.type === "tool_use");
     if (uses.length === 0) return;
     // Every call of the turn at once; each answered, in the order the model asked.
-    const results = await Promise.all(uses.map((use) => answer(client, offered, use, registry)));
+    const results = await Promise.all(uses.map((use) => answer(client, offered, use, registry, asked)));
     messages.push(...toolResultMessages(results));
   }
   console.log(`[Stopped after ${MAX_ROUNDS} tool-use rounds]`);
@@ -73,7 +109,17 @@ async function main(argv) {
     console.error("usage: node quickstart-client.mjs <server command> [args…]");
     return 2;
   }
-  const client = new Client({ name: "mcp-agent-view-quickstart", version: "0.2.0" }, { versionNegotiation: { mode: "auto" } });
+  const asked = asker();
+  const capabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
+  const client = new Client({ name: "mcp-agent-view-quickstart", version: "0.2.0" }, { versionNegotiation: { mode: "auto" }, capabilities });
+  // The same answers to a server of an older revision, which asks over the session.
+  client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+  client.setRequestHandler("roots/list", async () => ({ roots: [] }));
+  client.setRequestHandler("sampling/createMessage", async (request) => {
+    const answer = await asked("sampling/createMessage", request.params);
+    if (answer === undefined) throw new Error("this client answers no such sampling request");
+    return answer;
+  });
   await client.connect(new StdioClientTransport(serverCommand(argv)));
   try {
     // The server's tools, as it lists them, in the Messages API's shape.
@@ -83,7 +129,7 @@ async function main(argv) {
       console.log("No ANTHROPIC_API_KEY found. To query these tools with Claude, set your API key.");
       return 0;
     }
-    const api = new Anthropic();
+    const api = (asked.api = new Anthropic());
     const registry = new Registry();
     const messages = [];
     for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
@@ -93,7 +139,7 @@ async function main(argv) {
       const kept = messages.length;
       messages.push({ role: "user", content: query });
       try {
-        await ask(api, client, tools, messages, registry);
+        await ask(api, client, tools, messages, registry, asked);
       } catch (e) {
         // The API failed: this query is lost, the next one runs.
         messages.length = kept;

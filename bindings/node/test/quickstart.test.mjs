@@ -30,8 +30,13 @@ const SCENARIOS = {
   "is error": ["is_error"],
 };
 
+const ASKS = "What does the server ask?";
+const ASKING_SERVER = join(HERE, "support", "asking-server.mjs");
+
 function replyTo(request) {
   const { messages } = request;
+  // The server's sampling request, through the same API.
+  if (request.tools === undefined) return [{ type: "text", text: "Paris" }];
   // The query is the last user message that is text; the rounds, the model's turns since.
   const start = messages.findLastIndex((m) => typeof m.content === "string");
   const query = messages[start].content;
@@ -46,6 +51,10 @@ function replyTo(request) {
       [{ type: "tool_use", id: "tu_3", name: "no_such_tool", input: {} }],
       [{ type: "text", text: "All done." }],
     ][rounds];
+  }
+  if (query === ASKS) {
+    const uses = ["ask_user", "ask_model"].map((name, k) => ({ type: "tool_use", id: `ask_${k}`, name, input: {} }));
+    return [[{ type: "text", text: "asking" }, ...uses], [{ type: "text", text: `done: ${query}` }]][rounds];
   }
   if (rounds === 0) {
     const s = Object.keys(SCENARIOS).indexOf(query);
@@ -182,6 +191,35 @@ test("the official tool-loop script", async () => {
     const [missing] = lastTurn(api.requests[2]);
     assert.equal(missing.tool_use_id, "tu_3");
     assert.equal(missing.is_error, true);
+  } finally {
+    api.close();
+  }
+});
+
+test("a 2026-07-28 server that asks before it answers", async () => {
+  // An elicitation declined, no roots, and the sampling request through the same Messages API,
+  // one level deep, its system prompt as the server's words.
+  const api = await fakeApi();
+  try {
+    const out = await runClient(api.base, [ASKS, "quit"], ["node", ASKING_SERVER]);
+    assert.equal(out.code, 0, out.stderr + out.stdout);
+    assert.ok(out.stdout.includes(`done: ${ASKS}`), out.stdout);
+    const sampling = api.requests.filter((r) => r.tools === undefined);
+    assert.equal(sampling.length, 1);
+    assert.equal(sampling[0].max_tokens, 20);
+    assert.equal(sampling[0].system, undefined);
+    assert.deepEqual(sampling[0].messages, [
+      { role: "user", content: [{ type: "text", text: "[the requesting server's instructions] Answer in one word." }] },
+      { role: "user", content: [{ type: "text", text: "What is the capital of France?" }] },
+    ]);
+    const results = lastTurn(api.requests.filter((r) => r.tools !== undefined).at(-1));
+    assert.deepEqual(
+      results.map((r) => [r.is_error, r.content[0].text]),
+      [
+        [false, "login: decline; roots: 0; state: state-1"],
+        [false, "The model said: Paris"],
+      ],
+    );
   } finally {
     api.close();
   }

@@ -19,6 +19,12 @@ reads; ``tool_result_messages`` makes the message to append; ``tool_definitions`
 rejected call is an error result, never the end of the conversation; ``structuredContent`` is
 read where the content has no text; images go as images; an embedded resource's text as text,
 its uri never; a block nobody knows becomes a marker and costs no sibling.
+
+A server that asks before it answers (revision 2026-07-28's input-required results, or requests
+over the session under an older revision) is answered the same way either way: an elicitation
+declined (there is no form here), no roots, and a sampling request through the same Messages API,
+one level deep (its messages read by ``sampling_request``, the server's system prompt given as
+the server's words in the first user turn, no tools).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import sys
 from typing import Any, Dict, List, Sequence
 
 from anthropic import AsyncAnthropic
-from mcp import Client, StdioServerParameters
+from mcp import Client, StdioServerParameters, types
 
 import mcp_agent_view as mav
 from mcp_agent_view import mcp as raw_mcp
@@ -49,12 +55,55 @@ def server_parameters(argv: Sequence[str]) -> StdioServerParameters:
     return StdioServerParameters(command=argv[0], args=list(argv[1:]))
 
 
-async def answer(client: Client, offered: set[str], tool_use: Any, registry: mav.Registry) -> mav.ToolResult:
+class Asked:
+    """What the server asks the client, answered: elicitation declined, no roots, sampling through
+    the Messages API once a key is set (``api``)."""
+
+    def __init__(self) -> None:
+        self.api: AsyncAnthropic | None = None
+        self.registry = mav.Registry()
+
+    async def __call__(self, method: str, params: Dict[str, Any]) -> Dict[str, Any] | None:
+        if method != "sampling/createMessage" or self.api is None:
+            return raw_mcp.answer_plainly(method, params)
+        try:
+            request = mav.sampling_request(params, self.registry, target="anthropic")
+        except mav.Error:  # tool content: this client takes no part in a tool loop of the server's
+            return None
+        messages = request["messages"]
+        if request.get("systemPrompt"):
+            said = f"[the requesting server's instructions] {request['systemPrompt']}"
+            messages = [{"role": "user", "content": [{"type": "text", "text": said}]}, *messages]
+        if not messages:
+            return None
+        max_tokens = min(request.get("maxTokens") or MAX_TOKENS, MAX_TOKENS)
+        reply = await self.api.messages.create(model=MODEL, max_tokens=max_tokens, messages=messages)
+        text = "".join(block.text for block in reply.content if block.type == "text")
+        stop = "maxTokens" if reply.stop_reason == "max_tokens" else "endTurn"
+        return {"role": "assistant", "content": {"type": "text", "text": text}, "model": reply.model, "stopReason": stop}
+
+    # The same answers to a server of an older revision, which asks over the session.
+    async def sampling(self, context: Any, params: types.CreateMessageRequestParams) -> Any:
+        answer = await self("sampling/createMessage", params.model_dump(by_alias=True, exclude_none=True, mode="json"))
+        if answer is None:
+            return types.ErrorData(code=-32603, message="this client answers no such sampling request")
+        return types.CreateMessageResult.model_validate(answer)
+
+    async def elicitation(self, context: Any, params: Any) -> Any:
+        return types.ElicitResult(action="decline")
+
+    async def roots(self, context: Any) -> Any:
+        return types.ListRootsResult(roots=[])
+
+
+async def answer(
+    client: Client, offered: set[str], tool_use: Any, registry: mav.Registry, asked: Asked
+) -> mav.ToolResult:
     """One call's tool result: what the server answered, or why no answer came."""
     if tool_use.name not in offered:
         return mav.tool_call_failed(tool_use.name, tool_use.id, "no tool of that name is offered")
     try:
-        raw = await raw_mcp.call_tool(client, tool_use.name, tool_use.input)
+        raw = await raw_mcp.call_tool(client, tool_use.name, tool_use.input, on_input=asked)
     except Exception as e:  # the connection failed: the call failed, the conversation goes on
         return mav.tool_call_failed(tool_use.name, tool_use.id, str(e) or type(e).__name__)
     return mav.tool_result(raw, tool_use.name, tool_use.id, registry)
@@ -66,6 +115,7 @@ async def ask(
     tools: List[Dict[str, Any]],
     messages: List[Dict[str, Any]],
     registry: mav.Registry,
+    asked: Asked,
 ) -> None:
     """Runs one query to the end: the model's text printed, every tool call answered."""
     offered = {tool["name"] for tool in tools}
@@ -79,7 +129,7 @@ async def ask(
         if not uses:
             return
         # Every call of the turn at once; each answered, in the order the model asked.
-        results = await asyncio.gather(*(answer(client, offered, use, registry) for use in uses))
+        results = await asyncio.gather(*(answer(client, offered, use, registry, asked) for use in uses))
         messages.extend(mav.tool_result_messages(results))
     print(f"[Stopped after {MAX_ROUNDS} tool-use rounds]", flush=True)
 
@@ -88,14 +138,18 @@ async def main(argv: Sequence[str]) -> int:
     if not argv:
         print("usage: python quickstart_client.py <server command> [args…]", file=sys.stderr)
         return 2
-    async with Client(server_parameters(argv)) as client:
+    asked = Asked()
+    params = server_parameters(argv)
+    async with Client(
+        params, sampling_callback=asked.sampling, elicitation_callback=asked.elicitation, list_roots_callback=asked.roots
+    ) as client:
         # The server's tools, as it lists them, in the Messages API's shape.
         tools = mav.tool_definitions((await client.list_tools()).tools)
         print("Connected to server with tools:", [tool["name"] for tool in tools], flush=True)
         if not os.environ.get("ANTHROPIC_API_KEY"):
             print("No ANTHROPIC_API_KEY found. To query these tools with Claude, set your API key.")
             return 0
-        api = AsyncAnthropic()
+        api = asked.api = AsyncAnthropic()
         registry = mav.Registry()
         messages: List[Dict[str, Any]] = []
         while True:
@@ -108,7 +162,7 @@ async def main(argv: Sequence[str]) -> int:
             kept = len(messages)
             messages.append({"role": "user", "content": query})
             try:
-                await ask(api, client, tools, messages, registry)
+                await ask(api, client, tools, messages, registry, asked)
             except Exception as e:  # the API failed: this query is lost, the next one runs
                 del messages[kept:]
                 print(f"Error: {e}", flush=True)

@@ -37,8 +37,14 @@ SCENARIOS = {
 OFFICIAL = "What is the weather like?"
 
 
+ASKS = "What does the server ask?"
+ASKING_SERVER = pathlib.Path(__file__).with_name("asking_server.py")
+
+
 def reply_to(request: Dict[str, Any]) -> List[Dict[str, Any]]:
     messages = request["messages"]
+    if "tools" not in request:  # the server's sampling request, through the same API
+        return [{"type": "text", "text": "Paris"}]
     # The query is the last user message that is text; the rounds, the model's turns since.
     start = max(i for i, m in enumerate(messages) if isinstance(m["content"], str))
     query = messages[start]["content"]
@@ -52,6 +58,9 @@ def reply_to(request: Dict[str, Any]) -> List[Dict[str, Any]]:
             [{"type": "text", "text": "All done."}],
         ]
         return script[rounds]
+    if query == ASKS:
+        uses = [{"type": "tool_use", "id": f"ask_{k}", "name": name, "input": {}} for k, name in enumerate(["ask_user", "ask_model"])]
+        return [[{"type": "text", "text": "asking"}, *uses], [{"type": "text", "text": f"done: {query}"}]][rounds]
     if rounds == 0:
         s = list(SCENARIOS).index(query)
         uses = [{"type": "tool_use", "id": f"toolu_{s}_{k}", "name": tool, "input": {"city": "Paris"}}
@@ -191,6 +200,29 @@ def test_the_official_tool_loop_script(fake_api):
     (missing,) = last_turn(requests[2])
     assert len(requests[2]["messages"]) == 5
     assert missing["tool_use_id"] == "tu_3" and missing["is_error"] is True
+
+
+def test_a_server_that_asks_before_it_answers(fake_api):
+    """Revision 2026-07-28: an elicitation declined, no roots, and the sampling request through
+    the same Messages API, one level deep, its system prompt as the server's words."""
+    base, requests = fake_api
+    out = run_client(base, [ASKS, "quit"], sys.executable, str(ASKING_SERVER))
+    assert out.returncode == 0, out.stderr + out.stdout
+    assert f"done: {ASKS}" in out.stdout, out.stdout
+    (sampling,) = [r for r in requests if "tools" not in r]
+    assert sampling["max_tokens"] == 20
+    assert sampling["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "[the requesting server's instructions] Answer in one word."}]},
+        {"role": "user", "content": [{"type": "text", "text": "What is the capital of France?"}]},
+    ]
+    assert "system" not in sampling
+    final = [r for r in requests if "tools" in r][-1]
+    results = last_turn(final)
+    assert [r["content"][0]["text"] for r in results] == [
+        "login: decline; roots: 0; state: state-1",
+        "The model said: Paris",
+    ]
+    assert not any(r.get("is_error") for r in results)
 
 
 def test_without_a_key_it_lists_the_tools_and_stops(fake_api):
