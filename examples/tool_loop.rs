@@ -18,14 +18,22 @@
 //! result, never the end of the conversation; `structuredContent` is read where the content
 //! has no text; images go as images; an embedded resource's text as text, its uri never; a
 //! block nobody knows becomes a marker and costs no sibling.
+//!
+//! A server that asks before it answers (revision 2026-07-28's input-required results, or
+//! requests over the session under an older revision) is answered the same way either way: an
+//! elicitation declined (there is no form here), no roots, and a sampling request through the
+//! same Messages API, one level deep (its messages read by `sampling_request`, the server's
+//! system prompt given as the server's words in the first user turn, no tools).
 
 use std::io::BufRead as _;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use mcp_agent_view::rmcp_bridge::{StdioClient, StdioServer};
-use mcp_agent_view::{tool_call_failed, tool_result, AgentToolResult, ErrorKind, ReferenceRegistry, Target};
-use rmcp::model::{CallToolRequestParams, ClientRequest, ListToolsResult, Request};
+use mcp_agent_view::rmcp_bridge::{answer_plainly, StdioClient, StdioServer};
+use mcp_agent_view::{
+    sampling_request, tool_call_failed, tool_result, AgentToolResult, ErrorKind, ReferenceRegistry, Target,
+};
+use rmcp::model::{ClientRequest, ListToolsResult};
 use serde_json::{json, Value};
 
 /// The model asked for when `ANTHROPIC_MODEL` is not set.
@@ -44,7 +52,19 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut command = std::env::args_os().skip(1);
     let program = command.next().ok_or("usage: tool_loop <server command> [args…]")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let client = Arc::new(runtime.block_on(StdioServer::new(program).args(command).connect())?);
+    // The Messages API, once a key is read: the server's sampling requests go there too.
+    let sampling: Arc<OnceLock<Api>> = Arc::new(OnceLock::new());
+    let answers = Arc::clone(&sampling);
+    let server =
+        StdioServer::new(program)
+            .args(command)
+            .on_input(Arc::new(move |method: &str, params: &Value| {
+                match (method, answers.get()) {
+                    ("sampling/createMessage", Some(api)) => api.sample(params),
+                    _ => answer_plainly(method, params),
+                }
+            }));
+    let client = Arc::new(runtime.block_on(server.connect())?);
 
     // The server's tools, exactly as it lists them, in the provider's shape.
     let target = Target::anthropic();
@@ -53,7 +73,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let tools: ListToolsResult = serde_json::from_value(listed)?;
     let tools = target.tool_definitions(&tools.tools, None);
 
-    let api = Api::from_env()?;
+    let _ = sampling.set(Api::from_env()?);
+    let api = sampling.get().ok_or("the Messages API is not set")?;
     let registry = ReferenceRegistry::new();
     let mut messages: Vec<Value> = Vec::new();
     for query in std::io::stdin().lock().lines() {
@@ -103,11 +124,7 @@ async fn call_all(
     for (n, (id, name, input)) in calls.into_iter().enumerate() {
         let client = Arc::clone(client);
         running.spawn(async move {
-            let mut params = CallToolRequestParams::new(name.clone());
-            params.arguments = input.as_object().cloned();
-            let answer = client
-                .request(ClientRequest::CallToolRequest(Request::new(params)))
-                .await;
+            let answer = client.call_tool(&name, input.as_object().cloned()).await;
             (n, id, name, answer)
         });
     }
@@ -150,6 +167,37 @@ struct Api {
 }
 
 impl Api {
+    /// Answers a server's sampling request, one level deep: its messages as the sampling lane
+    /// reads them, the server's system prompt as its words in the first user turn, no tools.
+    /// `None` (not answered) where the request holds tool content or the API fails.
+    fn sample(&self, params: &Value) -> Option<Value> {
+        let target = Target::anthropic();
+        let request = sampling_request(params, &ReferenceRegistry::new(), &target).ok()?;
+        let mut messages = Vec::new();
+        if let Some(system) = &request.system_prompt {
+            let said = format!("[the requesting server's instructions] {system}");
+            messages.push(json!({"role": "user", "content": [{"type": "text", "text": said}]}));
+        }
+        messages.extend(target.messages_json(&request.messages));
+        let max_tokens = request.max_tokens.unwrap_or(10000).min(10000);
+        let body = json!({"model": self.model, "max_tokens": max_tokens, "messages": messages});
+        let reply = self.post(&body).ok()?;
+        let text: String = reply["content"]
+            .as_array()?
+            .iter()
+            .filter(|b| b["type"] == "text")
+            .filter_map(|b| b["text"].as_str())
+            .collect();
+        let stop = if reply["stop_reason"] == "max_tokens" {
+            "maxTokens"
+        } else {
+            "endTurn"
+        };
+        Some(
+            json!({"role": "assistant", "content": {"type": "text", "text": text}, "model": reply["model"], "stopReason": stop}),
+        )
+    }
+
     fn from_env() -> Result<Api, Box<dyn std::error::Error>> {
         let base = std::env::var("ANTHROPIC_BASE_URL").unwrap_or_else(|_| "https://api.anthropic.com".to_owned());
         let config = ureq::Agent::config_builder()
@@ -165,14 +213,17 @@ impl Api {
     }
 
     fn messages(&self, messages: &[Value], tools: &[Value]) -> Result<Value, Box<dyn std::error::Error>> {
-        let body = json!({"model": self.model, "max_tokens": 10000, "messages": messages, "tools": tools});
+        self.post(&json!({"model": self.model, "max_tokens": 10000, "messages": messages, "tools": tools}))
+    }
+
+    fn post(&self, body: &Value) -> Result<Value, Box<dyn std::error::Error>> {
         let mut response = self
             .agent
             .post(&self.url)
             .header("x-api-key", &self.key)
             .header("anthropic-version", "2023-06-01")
             .header("content-type", "application/json")
-            .send(serde_json::to_vec(&body)?.as_slice())?;
+            .send(serde_json::to_vec(body)?.as_slice())?;
         let status = response.status();
         let text = response.body_mut().read_to_string()?;
         if !status.is_success() {

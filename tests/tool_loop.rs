@@ -206,10 +206,24 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Value>>) {
     }
 }
 
+/// The query that makes the model call the asking server's tools.
+const ASKS: &str = "What does the server ask?";
+
 fn reply_to(request: &Value) -> Value {
     let messages = request["messages"].as_array().unwrap();
     let last = messages.last().unwrap();
-    let (content, stop) = if let Some(query) = last["content"].as_str() {
+    let (content, stop) = if request.get("tools").is_none() {
+        // The server's sampling request, through the same API.
+        (vec![json!({"type": "text", "text": "Paris"})], "end_turn")
+    } else if last["content"] == ASKS {
+        let uses = ["ask_user", "ask_model"]
+            .iter()
+            .enumerate()
+            .map(|(k, tool)| json!({"type": "tool_use", "id": format!("ask_{k}"), "name": tool, "input": {}}));
+        let mut content = vec![json!({"type": "text", "text": "asking"})];
+        content.extend(uses);
+        (content, "tool_use")
+    } else if let Some(query) = last["content"].as_str() {
         let (s, (_, tools)) = SCENARIOS.iter().enumerate().find(|(_, (q, _))| *q == query).unwrap();
         let uses: Vec<Value> = tools
             .iter()
@@ -234,7 +248,16 @@ fn reply_to(request: &Value) -> Value {
 /// The example over the node server at `server` and the fake API at `base`, `queries` on its
 /// standard input, run to its end.
 fn run_example(server: &str, base: &str, queries: &str) -> std::process::Output {
-    let mut child = Command::new(example())
+    run_example_with(server, base, queries, false)
+}
+
+/// [`run_example`], the asking server told to be of an older revision where `legacy`.
+fn run_example_with(server: &str, base: &str, queries: &str, legacy: bool) -> std::process::Output {
+    let mut command = Command::new(example());
+    if legacy {
+        command.env("ASKING_SERVER_LEGACY", "1");
+    }
+    let mut child = command
         .args(["node", server])
         .env("ANTHROPIC_BASE_URL", base)
         .env("ANTHROPIC_API_KEY", "test-key")
@@ -293,4 +316,52 @@ fn a_stray_line_of_the_servers_output_reaches_the_host_not_the_model() {
         "{answered}"
     );
     assert!(answered.contains("the server failed to answer"), "{answered}");
+}
+
+/// Issue 50: a server that asks before it answers, of revision 2026-07-28 (input-required
+/// results) and of an older one (requests over the session): the same answers either way, an
+/// elicitation declined, no roots, and the sampling request through the same Messages API, one
+/// level deep, its system prompt as the server's words.
+#[test]
+fn a_server_that_asks_before_it_answers_is_answered_on_either_revision() {
+    let asking = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/asking-server.mjs");
+    for (legacy, state) in [(false, "state-1"), (true, "session")] {
+        let (base, requests) = fake_api();
+        let out = run_example_with(&asking.display().to_string(), &base, &format!("{ASKS}\nquit\n"), legacy);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}\n{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(&format!("done: {ASKS}")), "{stdout}");
+        let requests = requests.lock().unwrap();
+        let sampling: Vec<&Value> = requests.iter().filter(|r| r.get("tools").is_none()).collect();
+        assert_eq!(sampling.len(), 1, "legacy {legacy}: {requests:?}");
+        assert_eq!(sampling[0]["max_tokens"], 20);
+        assert!(sampling[0].get("system").is_none());
+        assert_eq!(
+            sampling[0]["messages"],
+            json!([
+                {"role": "user", "content": [{"type": "text", "text": "[the requesting server's instructions] Answer in one word."}]},
+                {"role": "user", "content": [{"type": "text", "text": "What is the capital of France?"}]}
+            ])
+        );
+        let last = requests.iter().rfind(|r| r.get("tools").is_some()).unwrap();
+        let results = last["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+        let texts: Vec<&str> = results
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["content"][0]["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                format!("login: decline; roots: 0; state: {state}").as_str(),
+                "The model said: Paris"
+            ],
+            "legacy {legacy}"
+        );
+    }
 }

@@ -31,7 +31,9 @@
 mod stdio;
 
 #[cfg(feature = "stdio")]
-pub use stdio::{Handshake, StdioClient, StdioServer, DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT};
+pub use stdio::{
+    answer_plainly, Handshake, OnInput, StdioClient, StdioServer, DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT,
+};
 
 use serde::Serialize;
 use serde_json::{json, Value};

@@ -14,16 +14,100 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ::rmcp::model::{ClientJsonRpcMessage, ClientRequest, ProtocolVersion, ServerJsonRpcMessage};
-use ::rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService, ServiceError};
+#[allow(deprecated)] // sampling and roots: deprecated in 2026-07-28, still asked and answered
+use ::rmcp::model::{
+    CallToolRequestParams, ClientConfig, ClientJsonRpcMessage, ClientRequest, CreateMessageRequestParams,
+    CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, ProtocolVersion, Request,
+    ServerJsonRpcMessage,
+};
+use ::rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RequestContext, RunningService, ServiceError};
 use ::rmcp::transport::Transport;
-use ::rmcp::{RoleClient, ServiceExt as _};
-use serde_json::Value;
+use ::rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceExt as _};
+use serde_json::{json, Map, Value};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
 use super::{error_json, server_result_json};
 use crate::error::{Error, ErrorKind};
+use crate::wire::pending::{pending_of, result_object, Pending, ResultType, MAX_INPUT_ROUNDS};
+
+/// Answers one request of a server that asks before it answers: `(method, params)` to the
+/// request's result as JSON (an `ElicitResult`, a `CreateMessageResult`, a `ListRootsResult`),
+/// or `None` where the host does not answer that kind. [`answer_plainly`] is the least a host
+/// answers.
+pub type OnInput = Arc<dyn Fn(&str, &Value) -> Option<Value> + Send + Sync>;
+
+/// What a host with no form, no model of its own and no roots answers: an elicitation
+/// declined, no roots, no sampling (`None`).
+#[must_use]
+pub fn answer_plainly(method: &str, _params: &Value) -> Option<Value> {
+    match method {
+        "elicitation/create" => Some(json!({"action": "decline"})),
+        "roots/list" => Some(json!({"roots": []})),
+        _ => None,
+    }
+}
+
+/// The client's side of a session: the capabilities it declares, and its answers to what a
+/// server asks over the session (revisions before 2026-07-28), from the same [`OnInput`] that
+/// answers an input-required result.
+#[derive(Clone)]
+struct Answers(OnInput);
+
+impl Answers {
+    fn answer<T: serde::de::DeserializeOwned>(&self, method: &str, params: &Value) -> Result<T, McpError> {
+        let refused = || McpError::internal_error(format!("this client answers no {method} request"), None);
+        let answer = (self.0)(method, params).ok_or_else(refused)?;
+        serde_json::from_value(answer).map_err(|e| McpError::internal_error(format!("{method}: {e}"), None))
+    }
+}
+
+/// The session's handler: [`Answers`], and whether the host asked to be asked.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Handler {
+    answers: Answers,
+    asks: bool,
+}
+
+#[allow(deprecated)]
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        // Declared so that a server may ask: each is answered, or refused, by `OnInput`.
+        if !self.asks {
+            return info;
+        }
+        if let Ok(capabilities) =
+            serde_json::from_value(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
+        {
+            info.capabilities = capabilities;
+        }
+        info
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        self.answers.answer("sampling/createMessage", &params)
+    }
+
+    async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {
+        self.answers.answer("roots/list", &json!({}))
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        self.answers.answer("elicitation/create", &params)
+    }
+}
 
 /// The longest line a server may write by default, in bytes: a result with a 100 MB blob
 /// fits.
@@ -47,7 +131,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// client.close().await;
 /// # let _ = message; Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct StdioServer {
     program: OsString,
     args: Vec<OsString>,
@@ -57,6 +141,20 @@ pub struct StdioServer {
     timeout: Duration,
     inherit_stderr: bool,
     handshake: Handshake,
+    on_input: Option<OnInput>,
+}
+
+impl std::fmt::Debug for StdioServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StdioServer")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("max_line_bytes", &self.max_line_bytes)
+            .field("timeout", &self.timeout)
+            .field("handshake", &self.handshake)
+            .field("on_input", &self.on_input.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// How a [`StdioServer`] starts its session.
@@ -92,7 +190,19 @@ impl StdioServer {
             timeout: DEFAULT_TIMEOUT,
             inherit_stderr: false,
             handshake: Handshake::Negotiate,
+            on_input: None,
         }
+    }
+
+    /// What the host answers a server that asks before it answers: each request of a 2026-07-28
+    /// input-required result ([`StdioClient::call_tool`]), and the same requests sent over the
+    /// session by a server of an older revision. The client then declares the elicitation,
+    /// sampling and roots capabilities. Without it, the client declares none (a server may not
+    /// ask) and [`answer_plainly`] answers an input-required result all the same.
+    #[must_use]
+    pub fn on_input(mut self, on_input: OnInput) -> Self {
+        self.on_input = Some(on_input);
+        self
     }
 
     /// Sets an environment variable of the server (it inherits this process's otherwise).
@@ -211,15 +321,21 @@ impl StdioServer {
             fault,
             timeout: self.timeout,
         };
+        let asks = self.on_input.is_some();
+        let handler = Handler {
+            answers: Answers(self.on_input.unwrap_or_else(|| Arc::new(answer_plainly))),
+            asks,
+        };
+        let on_input = Arc::clone(&handler.answers.0);
         let started = async {
             match self.handshake {
-                Handshake::Initialize => ().serve(transport).await,
+                Handshake::Initialize => handler.serve(transport).await,
                 Handshake::Negotiate => {
                     let lifecycle = ClientLifecycleMode::Auto {
                         preferred_versions: vec![ProtocolVersion::LATEST],
                         legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
                     };
-                    ().serve_with_lifecycle(transport, lifecycle).await
+                    handler.serve_with_lifecycle(transport, lifecycle).await
                 }
             }
         };
@@ -228,14 +344,19 @@ impl StdioServer {
             Ok(Err(error)) => return Err(connection.failure("initialize", &error.to_string()).await),
             Err(_) => return Err(connection.timed_out("initialize")),
         };
-        Ok(StdioClient { service, connection })
+        Ok(StdioClient {
+            service,
+            connection,
+            on_input,
+        })
     }
 }
 
 /// A started, initialized server and rmcp's client to it. Dropping it kills the server.
 pub struct StdioClient {
-    service: RunningService<RoleClient, ()>,
+    service: RunningService<RoleClient, Handler>,
     connection: Connection,
+    on_input: OnInput,
 }
 
 impl std::fmt::Debug for StdioClient {
@@ -275,6 +396,55 @@ impl StdioClient {
         }
     }
 
+    /// `tools/call`, as [`StdioClient::request`] sends it, with an input-required result
+    /// (revision 2026-07-28) answered: each request goes to the server's [`OnInput`]
+    /// ([`answer_plainly`] unless [`StdioServer::on_input`] set one) and the call is made again
+    /// with the answers and the echoed state, at most [`MAX_INPUT_ROUNDS`] times. A request the
+    /// host does not answer, or a server still asking after the bound, is an error response
+    /// naming why, which [`tool_result`](fn@crate::tool_result) shows as a failed call.
+    pub async fn call_tool(&self, name: &str, arguments: Option<Map<String, Value>>) -> Result<Value, Error> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments.clone_from(&arguments);
+        let mut answer = self
+            .request(ClientRequest::CallToolRequest(Request::new(params)))
+            .await?;
+        for round in 0..=MAX_INPUT_ROUNDS {
+            let result = result_object(&answer);
+            let word = result.get("resultType").and_then(Value::as_str);
+            if !matches!(ResultType::of(word), ResultType::InputRequired) {
+                return Ok(answer);
+            }
+            let Some(Pending::InputRequired(asked)) = pending_of(result, false) else {
+                return Ok(answer); // a failed call, as tool_result shows it
+            };
+            if round == MAX_INPUT_ROUNDS {
+                return Ok(failed(&format!(
+                    "the server asked for input more than {MAX_INPUT_ROUNDS} times"
+                )));
+            }
+            let mut responses = std::collections::BTreeMap::new();
+            for request in &asked.requests {
+                let Some(response) = (self.on_input)(&request.method, &request.params) else {
+                    let why = format!(
+                        "the server asked for {}, which this client does not answer",
+                        request.method
+                    );
+                    return Ok(failed(&why));
+                };
+                responses.insert(request.key.clone(), response);
+            }
+            let mut params = CallToolRequestParams::new(name.to_owned()).with_input_responses(responses);
+            params.arguments.clone_from(&arguments);
+            if let Some(state) = &asked.request_state {
+                params = params.with_request_state(state.clone());
+            }
+            answer = self
+                .request(ClientRequest::CallToolRequest(Request::new(params)))
+                .await?;
+        }
+        Ok(answer)
+    }
+
     /// rmcp's peer, for anything [`StdioClient::request`] does not cover. Its requests have
     /// no timeout of this module's; the line checks still hold.
     #[must_use]
@@ -287,6 +457,11 @@ impl StdioClient {
         let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
         let _ = self.connection.child.lock().await.kill().await;
     }
+}
+
+/// An error response in the client's own words, which the lanes show as a failed request.
+fn failed(message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "error": {"code": -32603, "message": message}})
 }
 
 /// What the client knows of the server beside rmcp: its process, what its output did.
