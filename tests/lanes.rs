@@ -4,8 +4,8 @@ mod common;
 
 use common::{convert_of, convert_one, convert_text, history_of, history_with_budget, neutral, registry, script_of};
 use mcp_agent_view::{
-    convert, history, markers::SCRIPT_MAX_DEPTH, markers::TOO_DEEP, AgentBlock, HistoryOptions, Message, Provenance,
-    ReferenceRegistry,
+    convert, history, markers::SCRIPT_MAX_DEPTH, markers::TOO_DEEP, prompt_messages, tool_result, AgentBlock,
+    HistoryOptions, Message, Provenance, ReferenceRegistry, Target,
 };
 use serde_json::{json, Value};
 
@@ -511,4 +511,56 @@ fn history_shows_structured_content_only_where_no_text_is_shown() {
         history_of(&image_only),
         "[image: image/png, 8B]\n{\"temperature\":22.5}"
     );
+}
+
+/// Issue 50: revision 2025-11-25's icons (`icons: [{src, mimeType, sizes, theme}]`) on a link,
+/// and 2026-07-28's structuredContent of any JSON value, through every lane and target: no
+/// `src` and no uri anywhere (a link inside the structured value too), the structured value
+/// read.
+#[test]
+fn icons_never_show_their_src_and_any_structured_value_is_read_on_every_lane() {
+    let icon = "https://cdn.example/i.png?sig=ICON-SECRET";
+    let link = json!({"type": "resource_link", "uri": "https://files.example/r?sig=LINK-SECRET", "name": "r.csv",
+        "mimeType": "text/csv", "icons": [{"src": icon, "mimeType": "image/png", "sizes": ["48x48"], "theme": "dark"},
+        {"src": "data:image/png;base64,iVBORw0KGgo="}]});
+    for structured in [
+        json!([{"id": 1, "name": "Ada"}]),
+        json!(42),
+        json!("plain"),
+        json!({"file": link.clone()}),
+    ] {
+        let result =
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [link.clone()], "structuredContent": structured}});
+        let registry = registry();
+        let history = history(&result, &registry, &HistoryOptions::default()).unwrap();
+        let script = script_of(&result).to_string();
+        let mut shown = vec![history, script];
+        for target in [
+            Target::neutral(),
+            Target::anthropic(),
+            Target::openai_chat(),
+            Target::openai_responses(),
+        ] {
+            let converted = convert(&result, Provenance::ToolResult, &registry, &target).unwrap();
+            shown.push(target.blocks_json(&converted.content).to_string());
+            let tool = tool_result(&result, "t", "u", &registry, &target);
+            shown.push(Value::Array(target.tool_result_messages(&[tool])).to_string());
+            let prompt = json!({"messages": [{"role": "user", "content": link.clone()}]});
+            let messages = prompt_messages(&prompt, &registry, &target).unwrap();
+            shown.push(Value::Array(target.messages_json(&messages)).to_string());
+        }
+        for text in &shown {
+            assert!(
+                !text.contains("SECRET") && !text.contains("iVBORw0KGgo=") && !text.contains("cdn.example"),
+                "{text}"
+            );
+            assert!(text.contains("r.csv"), "{text}");
+        }
+        let tool = tool_result(&result, "t", "u", &registry, &Target::anthropic());
+        let read = tool.to_json().to_string();
+        if !structured.is_object() {
+            // The link is the only content and no text: the structured value is read beside it.
+            assert!(read.contains(&structured.to_string().replace('"', "\\\"")), "{read}");
+        }
+    }
 }
