@@ -380,6 +380,33 @@ mod tests {
     }
 
     #[test]
+    fn params_are_the_requests_only_where_it_is_a_request() {
+        let params = json!({"messages": [], "params": 5});
+        assert_eq!(params_of(&params), params.as_object());
+        let request = json!({"method": "sampling/createMessage", "params": {"maxTokens": 1}});
+        assert_eq!(params_of(&request), request["params"].as_object());
+    }
+
+    #[test]
+    fn a_request_in_json_has_every_field_it_had() {
+        let params = json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+            "systemPrompt": "s", "maxTokens": 5, "temperature": 0.5, "stopSequences": ["x"],
+            "modelPreferences": {"hints": []}, "includeContext": "none", "tools": []});
+        let request = sampling_request(&params, &ReferenceRegistry::new(), &Target::anthropic()).unwrap();
+        assert_eq!(
+            request.to_json(&Target::anthropic()),
+            json!({"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+                "systemPrompt": "s", "maxTokens": 5, "temperature": 0.5, "stopSequences": ["x"],
+                "modelPreferences": {"hints": []}, "includeContext": "none", "tools": []})
+        );
+        let bare = sampling_request(&json!({"messages": []}), &ReferenceRegistry::new(), &Target::neutral()).unwrap();
+        assert_eq!(
+            bare.to_json(&Target::neutral()),
+            json!({"messages": [], "stopSequences": []})
+        );
+    }
+
+    #[test]
     fn tool_content_anywhere_in_the_messages_is_found() {
         assert!(holds_tool_content(
             &json!([{"role": "assistant", "content": {"type": "tool_use"}}])
