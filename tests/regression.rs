@@ -40,6 +40,8 @@ mod provider_shapes_the_apis_refuse;
 mod refusals_echoed_the_scheme;
 #[path = "regression/resource_contents_without_string_text_leaked_uris.rs"]
 mod resource_contents_without_string_text_leaked_uris;
+#[path = "regression/result_types_changed_what_a_decoded_message_reads.rs"]
+mod result_types_changed_what_a_decoded_message_reads;
 #[path = "regression/saving_followed_a_planted_link.rs"]
 mod saving_followed_a_planted_link;
 #[path = "regression/script_lane_copied_what_the_others_mark.rs"]

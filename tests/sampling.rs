@@ -162,3 +162,57 @@ fn the_schemas_elicitation_examples_read_cleaned() {
     assert_eq!(form.fields.len(), 1);
     assert!(form.fields[0].required);
 }
+
+/// The captured exchanges of the TypeScript SDK 2.x's asking server (2026-07-28): what round 1
+/// asks, as the host reads it, and that the answers the client sent are what `retry_params` makes.
+#[test]
+fn the_ts_sdk_asking_servers_exchanges_read_round_by_round() {
+    for (name, keys) in [
+        (
+            "ts-sdk-input-required-elicitation-roots.2026-07-28.json",
+            vec!["login", "roots"],
+        ),
+        ("ts-sdk-input-required-sampling.2026-07-28.json", vec!["question"]),
+    ] {
+        let file = vector(name);
+        for target in targets() {
+            let first = tool_result(&file["round1_response"], "t", "u", &registry(), &target);
+            assert!(!first.is_error, "{name}");
+            let shown = first.to_json().to_string();
+            assert!(
+                shown.contains("waiting for input") && !shown.contains("capital") && !shown.contains("GitHub"),
+                "{shown}"
+            );
+            let Some(Pending::InputRequired(asked)) = &first.pending else {
+                panic!("{name}: no input required")
+            };
+            assert_eq!(asked.requests.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), keys);
+            for request in &asked.requests {
+                match request.method.as_str() {
+                    "elicitation/create" => {
+                        let words = elicitation(&request.params).unwrap();
+                        assert_eq!(words.message, "Your GitHub (2Jusername?");
+                    }
+                    "sampling/createMessage" => {
+                        let sampling = sampling_request(&request.params, &registry(), &target).unwrap();
+                        assert_eq!(sampling.system_prompt.as_deref(), Some("Answer in one word."));
+                        assert_eq!(sampling.max_tokens, Some(20));
+                    }
+                    other => assert_eq!(other, "roots/list"),
+                }
+            }
+            let sent = &file["round2_request_params"];
+            let answers = sent["inputResponses"].as_object().unwrap().clone();
+            let params = asked.retry_params("t", &json!({}), answers).unwrap();
+            assert_eq!(params["inputResponses"], sent["inputResponses"]);
+            assert_eq!(params.get("requestState"), sent.get("requestState"));
+            let second = tool_result(&file["round2_response"], "t", "u", &registry(), &target);
+            assert!(second.pending.is_none() && !second.is_error);
+            let text = second.to_json().to_string();
+            assert!(
+                text.contains("login: decline") || text.contains("The model said: Paris"),
+                "{text}"
+            );
+        }
+    }
+}

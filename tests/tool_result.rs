@@ -317,11 +317,19 @@ fn structured_content_repeating_the_blocks_is_not_shown_again_but_lookalikes_are
 /// Every way an answer can be given: its bytes, its `Value`, and decoded before.
 #[track_caller]
 fn every_way(answer: &Value) -> Vec<AgentToolResult<'static>> {
+    let ways = json_ways(answer);
+    assert_eq!(result_of(answer), ways[0]);
+    ways
+}
+
+/// Its bytes and its `Value`. (A decoded `Message` with no content keeps no unknown
+/// `resultType` and no input-required result that asks nothing: it reads as no content.)
+#[track_caller]
+fn json_ways(answer: &Value) -> Vec<AgentToolResult<'static>> {
     let bytes = answer.to_string();
     let ways = [
         tool_result(bytes.as_bytes(), "get_weather", "toolu_01", &registry(), &neutral()).into_owned(),
         tool_result(answer, "get_weather", "toolu_01", &registry(), &neutral()).into_owned(),
-        result_of(answer),
     ];
     assert!(ways.iter().all(|way| way == &ways[0]), "{ways:#?}");
     ways.into()
@@ -380,7 +388,7 @@ fn an_input_required_result_asking_nothing_is_a_failed_call() {
         json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "inputRequests": {}}}),
         json!({"resultType": "input_required"}),
     ] {
-        let result = &every_way(&answer)[0];
+        let result = &json_ways(&answer)[0];
         assert!(result.is_error && result.pending.is_none());
         assert_eq!(
             texts(result),
@@ -403,7 +411,7 @@ fn a_task_is_a_handle_for_the_host() {
         (task.task_id.as_str(), task.status.as_str(), task.poll_interval_ms),
         ("task-7", "working", Some(2000))
     );
-    let no_id = &every_way(&json!({"resultType": "task", "status": "working"}))[0];
+    let no_id = &json_ways(&json!({"resultType": "task", "status": "working"}))[0];
     assert!(no_id.is_error && no_id.pending.is_none());
     assert_eq!(
         texts(no_id),
@@ -420,11 +428,11 @@ fn an_unknown_result_type_is_a_failed_call_naming_the_word() {
         ["Tool call get_weather failed: the server answered with resultType hologram, which this client does not know"]
     );
     // A word that is a URL (a credential in it) is not shown; terminal escapes are not either.
-    let result = &every_way(&json!({"resultType": "https://x.example/?token=SECRET"}))[0];
+    let result = &json_ways(&json!({"resultType": "https://x.example/?token=SECRET"}))[0];
     assert_eq!(
         texts(result),
         ["Tool call get_weather failed: the server answered with resultType that cannot be shown, which this client does not know"]
     );
-    let result = &every_way(&json!({"resultType": "a\u{1b}[31mb"}))[0];
+    let result = &json_ways(&json!({"resultType": "a\u{1b}[31mb"}))[0];
     assert!(!texts(result)[0].contains('\u{1b}'), "{:?}", texts(result));
 }

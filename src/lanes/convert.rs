@@ -172,7 +172,11 @@ pub(crate) fn tool_outcome<'a>(
         Source::Message(Message::ToolResult(result))
             if !matches!(ResultType::of(result.result_type.as_deref()), ResultType::Complete) =>
         {
-            Outcome::Failed(no_result(result.result_type.as_deref().unwrap_or("")))
+            let word = result.result_type.as_deref().unwrap_or("");
+            Outcome::Failed(match ResultType::of(Some(word)) {
+                ResultType::Unknown(_) => no_result(word),
+                _ => with_content(word),
+            })
         }
         Source::Message(message) => {
             let (is_error, structured) = message.tool_result().unwrap_or((false, None));
@@ -206,6 +210,9 @@ fn tool_outcome_bytes<'a>(
             return Ok(Outcome::Result(sink.lane.finish(Some((false, structured))), is_error));
         }
         ResultType::Unknown(word) => return Ok(Outcome::Failed(no_result(word))),
+        ResultType::InputRequired | ResultType::Task if !shape.is_bare() => {
+            return Ok(Outcome::Failed(with_content(shape.result_type().unwrap_or(""))))
+        }
         ResultType::InputRequired => false,
         ResultType::Task => true,
     };
@@ -216,6 +223,12 @@ fn tool_outcome_bytes<'a>(
         Some(pending) => Outcome::Pending(pending),
         None => Outcome::Failed(no_result(if task { "task" } else { "input_required" })),
     })
+}
+
+/// Why an input-required result or a task that carries content too is no result: no revision
+/// has one.
+fn with_content(word: &str) -> String {
+    format!("the server answered with resultType {word} and content beside it, which no revision allows")
 }
 
 /// Why an answer of `resultType` `word` is no result: a word this crate does not know (cleaned

@@ -108,8 +108,10 @@ pub enum Message<'a> {
     /// A JSON-RPC result that carries no content (`{}`, `{"resultType": "complete"}`).
     NoContent,
     /// What a server asked instead of a result (revision 2026-07-28): an input-required result
-    /// or a task. A result of another `resultType`, or one lacking what its type needs, is a
-    /// [`Message::ToolResult`] carrying the word.
+    /// or a task that carries nothing else. Any other shape reads as it would without its
+    /// `resultType` (a tool result keeps the word in [`ToolResult::result_type`]); one with no
+    /// content and an unknown word, or an input-required result that asks nothing, is
+    /// [`Message::NoContent`]: read the JSON to tell them apart.
     Pending(crate::Pending),
 }
 

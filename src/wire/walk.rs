@@ -578,6 +578,11 @@ impl<'a> MessageShape<'a> {
         self.0.rpc_error.as_deref()
     }
 
+    /// Whether the message carries nothing but its fields: no content, messages or contents.
+    pub(crate) fn is_bare(&self) -> bool {
+        matches!(self.0.kind, Some(ShapeKind::NoContent) | None)
+    }
+
     /// `resultType`, where the message (or the response's result) has a string one.
     pub(crate) fn result_type(&self) -> Option<&str> {
         self.0.result_type.as_deref()
@@ -607,33 +612,18 @@ impl<'a> Message<'a> {
         let mut collect = new();
         let MessageShape(shape) = walk(bytes, &mut collect, new)?;
         let Collect { blocks, messages } = collect;
+        // A result that is nothing but what the server asks (2026-07-28): what it asks is read
+        // from the JSON once more. Any other shape reads as it did, its `resultType` kept.
         let task = match ResultType::of(shape.result_type.as_deref()) {
-            ResultType::Complete => None,
             ResultType::InputRequired => Some(false),
             ResultType::Task => Some(true),
-            ResultType::Unknown(_) => {
-                return Ok(Message::ToolResult(ToolResult {
-                    content: blocks,
-                    structured_content: shape.structured_content,
-                    is_error: shape.is_error,
-                    result_type: shape.result_type,
-                    meta: shape.meta,
-                }))
-            }
+            ResultType::Complete | ResultType::Unknown(_) => None,
         };
-        if let Some(task) = task {
-            // Decided: no block of it is content. What it asks is read from the JSON once more.
+        if let (Some(task), Some(ShapeKind::NoContent) | None) = (task, shape.kind) {
             let answer = crate::parse_json(bytes)?;
-            return Ok(match pending_of(result_object(&answer), task) {
-                Some(pending) => Message::Pending(pending),
-                None => Message::ToolResult(ToolResult {
-                    content: Vec::new(),
-                    structured_content: None,
-                    is_error: false,
-                    result_type: shape.result_type,
-                    meta: shape.meta,
-                }),
-            });
+            if let Some(pending) = pending_of(result_object(&answer), task) {
+                return Ok(Message::Pending(pending));
+            }
         }
         Ok(match shape.kind {
             Some(ShapeKind::ToolResult) => Message::ToolResult(ToolResult {

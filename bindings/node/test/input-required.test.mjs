@@ -126,3 +126,32 @@ test("what the host does not answer, and a server that asks forever, end the cal
   assert.match(forever.content[0].text, /more than 2 times/);
   await assert.rejects(run("ask_user", { onInput: 5 }), TypeError);
 });
+
+// What round 1 of each captured exchange asks, as every package reads it (the Rust and Python
+// tests hold the same).
+const VECTORS = fileURLToPath(new URL("../../../tests/vectors/mcp/", import.meta.url));
+const ASKED = {
+  "ts-sdk-input-required-elicitation-roots.2026-07-28.json": [[["login", "elicitation/create"], ["roots", "roots/list"]], "state-1", "login: decline; roots: 0; state: state-1"],
+  "ts-sdk-input-required-sampling.2026-07-28.json": [[["question", "sampling/createMessage"]], null, "The model said: Paris"],
+};
+
+for (const [name, [asks, state, said]] of Object.entries(ASKED)) {
+  test(`the TS SDK asking server's exchange reads round by round: ${name}`, async () => {
+    const { readFileSync } = await import("node:fs");
+    const file = JSON.parse(readFileSync(VECTORS + name, "utf8"));
+    for (const target of mav.TARGETS) {
+      const first = mav.toolResult(file.round1_response, { name: "t", toolUseId: "u", registry: new mav.Registry(), target });
+      assert.equal(first.isError, false);
+      assert.match(JSON.stringify(first.content), /waiting for input/);
+      assert.deepEqual(first.pending.requests.map((r) => [r.key, r.method]), asks);
+      assert.equal(first.pending.requestState, state);
+      const sent = file.round2_request_params;
+      const params = first.retryParams({}, sent.inputResponses);
+      assert.deepEqual(params.inputResponses, sent.inputResponses);
+      assert.equal(params.requestState, sent.requestState);
+      const second = mav.toolResult(file.round2_response, { name: "t", toolUseId: "u", registry: new mav.Registry(), target });
+      assert.equal(second.pending, undefined);
+      assert.ok(JSON.stringify(second.content).includes(said));
+    }
+  });
+}

@@ -139,3 +139,41 @@ def test_what_the_host_does_not_answer_and_a_server_that_asks_forever_end_the_ca
     forever = mav.tool_result(run("ask_forever"), "ask_forever", "u", mav.Registry())
     assert forever.is_error
     assert f"more than {raw_mcp.MAX_INPUT_ROUNDS} times" in forever.content[0]["text"]
+
+
+VECTORS = pathlib.Path(__file__).resolve().parents[3] / "tests" / "vectors" / "mcp"
+# What round 1 of each captured exchange asks, as every package reads it (the Rust and Node
+# tests hold the same).
+ASKED = {
+    "ts-sdk-input-required-elicitation-roots.2026-07-28.json": (
+        [("login", "elicitation/create"), ("roots", "roots/list")],
+        "state-1",
+        "login: decline; roots: 0; state: state-1",
+    ),
+    "ts-sdk-input-required-sampling.2026-07-28.json": (
+        [("question", "sampling/createMessage")],
+        None,
+        "The model said: Paris",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASKED))
+@pytest.mark.parametrize("target", ["anthropic", "openai-chat", "openai-responses", "neutral"])
+def test_the_ts_sdk_asking_servers_exchanges_read_round_by_round(name: str, target: str) -> None:
+    import json
+
+    file = json.loads((VECTORS / name).read_text())
+    asks, state, said = ASKED[name]
+    first = mav.tool_result(file["round1_response"], "t", "u", mav.Registry(), target=target)
+    assert not first.is_error and "waiting for input" in repr(first.content)
+    pending = first.pending
+    assert pending is not None
+    assert [(r["key"], r["method"]) for r in pending["requests"]] == asks
+    assert pending["requestState"] == state
+    sent = file["round2_request_params"]
+    params = first.retry_params({}, sent["inputResponses"])
+    assert params["inputResponses"] == sent["inputResponses"]
+    assert params.get("requestState") == sent.get("requestState")
+    second = mav.tool_result(file["round2_response"], "t", "u", mav.Registry(), target=target)
+    assert second.pending is None and said in repr(second.content)
