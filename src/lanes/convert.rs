@@ -11,7 +11,7 @@ use crate::lanes::beside_text;
 use crate::provider::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
-use crate::wire::pending::{pending_of, result_object, Pending, ResultType};
+use crate::wire::pending::{pending_in, Pending, ResultType};
 use crate::wire::{json_of, walk, Block, Message, Role, RpcError, Sink};
 
 /// Every block of a message, converted: what goes to the model, and what is held back for the
@@ -218,8 +218,7 @@ fn tool_outcome_bytes<'a>(
     };
     // Decided: no block of it is content. What it asks is read from the JSON once more.
     drop(sink);
-    let answer = crate::parse_json(bytes)?;
-    Ok(match pending_of(result_object(&answer), task) {
+    Ok(match pending_in(bytes, task)? {
         Some(pending) => Outcome::Pending(pending),
         None => Outcome::Failed(no_result(if task { "task" } else { "input_required" })),
     })

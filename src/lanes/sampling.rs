@@ -11,7 +11,7 @@ use crate::prompt::{prompt_messages_from, AgentMessage};
 use crate::provider::target::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render::{Provenance, MESSAGE_MAX_CHARS};
-use crate::text::{holds_absolute_url, push_clean_to, push_label_to};
+use crate::text::{clean_label, holds_absolute_url, push_clean_to};
 
 /// A `sampling/createMessage` request as the host's own model may read it: its messages shown
 /// as the other lanes show content, and the rest of its params handed back apart.
@@ -256,7 +256,7 @@ pub fn elicitation(request: &Value) -> Result<Elicitation, Error> {
                 .iter()
                 .map(|(name, property)| ElicitationField {
                     name: name.clone(),
-                    title: property.get("title").and_then(Value::as_str).and_then(label),
+                    title: property.get("title").and_then(Value::as_str).and_then(clean_label),
                     description: property.get("description").and_then(Value::as_str).map(words),
                     kind: property.get("type").and_then(Value::as_str).map(str::to_owned),
                     required: required.contains(&name.as_str()),
@@ -282,11 +282,6 @@ fn words(raw: &str) -> String {
         return ELICITATION_LINK.to_owned();
     }
     out
-}
-
-fn label(raw: &str) -> Option<String> {
-    let mut out = String::new();
-    push_label_to(&mut out, raw, crate::text::LABEL_MAX_CHARS).then_some(out)
 }
 
 /// Whether `raw` is a URL a person may be asked to open: `https` or `http`, a host written

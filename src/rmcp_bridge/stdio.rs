@@ -48,26 +48,22 @@ pub fn answer_plainly(method: &str, _params: &Value) -> Option<Value> {
     }
 }
 
-/// The client's side of a session: the capabilities it declares, and its answers to what a
-/// server asks over the session (revisions before 2026-07-28), from the same [`OnInput`] that
-/// answers an input-required result.
-#[derive(Clone)]
-struct Answers(OnInput);
-
-impl Answers {
-    fn answer<T: serde::de::DeserializeOwned>(&self, method: &str, params: &Value) -> Result<T, McpError> {
-        let refused = || McpError::internal_error(format!("this client answers no {method} request"), None);
-        let answer = (self.0)(method, params).ok_or_else(refused)?;
-        serde_json::from_value(answer).map_err(|e| McpError::internal_error(format!("{method}: {e}"), None))
-    }
-}
-
-/// The session's handler: [`Answers`], and whether the host asked to be asked.
+/// The client's side of a session: the capabilities it declares (where the host asked to be
+/// asked), and its answers to what a server asks over the session (revisions before
+/// 2026-07-28), from the same [`OnInput`] that answers an input-required result.
 #[doc(hidden)]
 #[derive(Clone)]
 pub struct Handler {
-    answers: Answers,
+    on_input: OnInput,
     asks: bool,
+}
+
+impl Handler {
+    fn answer<T: serde::de::DeserializeOwned>(&self, method: &str, params: &Value) -> Result<T, McpError> {
+        let refused = || McpError::internal_error(format!("this client answers no {method} request"), None);
+        let answer = (self.on_input)(method, params).ok_or_else(refused)?;
+        serde_json::from_value(answer).map_err(|e| McpError::internal_error(format!("{method}: {e}"), None))
+    }
 }
 
 #[allow(deprecated)]
@@ -92,11 +88,11 @@ impl ClientHandler for Handler {
         _: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, McpError> {
         let params = serde_json::to_value(params).unwrap_or(Value::Null);
-        self.answers.answer("sampling/createMessage", &params)
+        self.answer("sampling/createMessage", &params)
     }
 
     async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {
-        self.answers.answer("roots/list", &json!({}))
+        self.answer("roots/list", &json!({}))
     }
 
     async fn create_elicitation(
@@ -105,7 +101,7 @@ impl ClientHandler for Handler {
         _: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, McpError> {
         let params = serde_json::to_value(params).unwrap_or(Value::Null);
-        self.answers.answer("elicitation/create", &params)
+        self.answer("elicitation/create", &params)
     }
 }
 
@@ -323,10 +319,10 @@ impl StdioServer {
         };
         let asks = self.on_input.is_some();
         let handler = Handler {
-            answers: Answers(self.on_input.unwrap_or_else(|| Arc::new(answer_plainly))),
+            on_input: self.on_input.unwrap_or_else(|| Arc::new(answer_plainly)),
             asks,
         };
-        let on_input = Arc::clone(&handler.answers.0);
+        let on_input = Arc::clone(&handler.on_input);
         let started = async {
             match self.handshake {
                 Handshake::Initialize => handler.serve(transport).await,

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::block::{key_name, read_block, read_raw, read_resource_contents, read_scalar, read_text};
-use super::pending::{pending_of, result_object, ResultType};
+use super::pending::{pending_in, ResultType};
 use super::{Block, Message, Prompt, PromptMessage, Role, RpcError, ToolResult};
 use crate::classify::kinds::{is_block_type, malformed, Scalar};
 use crate::error::{Error, ErrorKind};
@@ -620,8 +620,7 @@ impl<'a> Message<'a> {
             ResultType::Complete | ResultType::Unknown(_) => None,
         };
         if let (Some(task), Some(ShapeKind::NoContent) | None) = (task, shape.kind) {
-            let answer = crate::parse_json(bytes)?;
-            if let Some(pending) = pending_of(result_object(&answer), task) {
+            if let Some(pending) = pending_in(bytes, task)? {
                 return Ok(Message::Pending(pending));
             }
         }
