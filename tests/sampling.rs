@@ -163,16 +163,23 @@ fn the_schemas_elicitation_examples_read_cleaned() {
     assert!(form.fields[0].required);
 }
 
-/// The captured exchanges of the TypeScript SDK 2.x's asking server (2026-07-28): what round 1
-/// asks, as the host reads it, and that the answers the client sent are what `retry_params` makes.
+/// The captured exchanges of the official SDKs' asking servers (TypeScript 2.x and Python 2.x,
+/// 2026-07-28): what round 1 asks, as the host reads it; that the answers the client sent are
+/// what `retry_params` makes; what round 2 says. The Python and Node tests hold the same.
 #[test]
-fn the_ts_sdk_asking_servers_exchanges_read_round_by_round() {
-    for (name, keys) in [
+fn the_sdk_asking_servers_exchanges_read_round_by_round() {
+    let login = ("login: decline; roots: 0; state: state-1", vec!["login", "roots"]);
+    for (name, (said, keys)) in [
+        ("ts-sdk-input-required-elicitation-roots.2026-07-28.json", login.clone()),
+        ("py-sdk-input-required-elicitation-roots.2026-07-28.json", login),
         (
-            "ts-sdk-input-required-elicitation-roots.2026-07-28.json",
-            vec!["login", "roots"],
+            "ts-sdk-input-required-sampling.2026-07-28.json",
+            ("The model said: Paris", vec!["question"]),
         ),
-        ("ts-sdk-input-required-sampling.2026-07-28.json", vec!["question"]),
+        (
+            "py-sdk-input-required-sampling-tools.2026-07-28.json",
+            ("The model called: get_weather({'city': 'Paris'})", vec!["question"]),
+        ),
     ] {
         let file = vector(name);
         for target in targets() {
@@ -180,7 +187,10 @@ fn the_ts_sdk_asking_servers_exchanges_read_round_by_round() {
             assert!(!first.is_error, "{name}");
             let shown = first.to_json().to_string();
             assert!(
-                shown.contains("waiting for input") && !shown.contains("capital") && !shown.contains("GitHub"),
+                shown.contains("waiting for input")
+                    && !shown.contains("capital")
+                    && !shown.contains("umbrella")
+                    && !shown.contains("GitHub"),
                 "{shown}"
             );
             let Some(Pending::InputRequired(asked)) = &first.pending else {
@@ -192,11 +202,24 @@ fn the_ts_sdk_asking_servers_exchanges_read_round_by_round() {
                     "elicitation/create" => {
                         let words = elicitation(&request.params).unwrap();
                         assert_eq!(words.message, "Your GitHub (2Jusername?");
+                        assert_eq!(words.fields.len(), 1);
                     }
                     "sampling/createMessage" => {
                         let sampling = sampling_request(&request.params, &registry(), &target).unwrap();
-                        assert_eq!(sampling.system_prompt.as_deref(), Some("Answer in one word."));
-                        assert_eq!(sampling.max_tokens, Some(20));
+                        let shown = Value::Array(target.messages_json(&sampling.messages)).to_string();
+                        if let Some(tools) = &sampling.tools {
+                            assert!(shown.contains("umbrella in Paris"), "{shown}");
+                            assert_eq!(tools[0]["name"], "get_weather");
+                            assert_eq!(tools, &request.params["tools"]);
+                            assert_eq!(sampling.tool_choice, Some(json!({"mode": "auto"})));
+                            assert_eq!(sampling.max_tokens, Some(200));
+                            assert_eq!(sampling.to_json(&target)["toolChoice"], json!({"mode": "auto"}));
+                        } else {
+                            assert!(shown.contains("capital of France"), "{shown}");
+                            assert_eq!(sampling.system_prompt.as_deref(), Some("Answer in one word."));
+                            assert_eq!(sampling.max_tokens, Some(20));
+                            assert_eq!(sampling.tool_choice, None);
+                        }
                     }
                     other => assert_eq!(other, "roots/list"),
                 }
@@ -208,11 +231,7 @@ fn the_ts_sdk_asking_servers_exchanges_read_round_by_round() {
             assert_eq!(params.get("requestState"), sent.get("requestState"));
             let second = tool_result(&file["round2_response"], "t", "u", &registry(), &target);
             assert!(second.pending.is_none() && !second.is_error);
-            let text = second.to_json().to_string();
-            assert!(
-                text.contains("login: decline") || text.contains("The model said: Paris"),
-                "{text}"
-            );
+            assert!(second.to_json().to_string().contains(said), "{name}");
         }
     }
 }

@@ -78,11 +78,12 @@ fn blocks_of_type<'v>(value: &'v Value, type_name: &str, out: &mut Vec<&'v Value
 }
 
 /// The uris the agent must not read: of embedded resources, `resources/read` contents,
-/// resource links and MCPL references. A uri the server wrote into its own text (a text
-/// block, an error message) is exempt.
+/// resource links and MCPL references, and each icon's `src`. A uri the server wrote into its
+/// own text (a text block, an error message) is exempt.
 fn secret_uris(message: &Value) -> Vec<String> {
     let mut uris = Vec::new();
     strings_at(message, "uri", &mut uris);
+    strings_at(message, "src", &mut uris);
     let mut texts = Vec::new();
     strings_at(message, "text", &mut texts);
     strings_at(message, "message", &mut texts);

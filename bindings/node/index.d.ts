@@ -224,6 +224,8 @@ export interface SamplingRequest<T extends Target = "neutral"> {
   includeContext?: string;
   /** As the server sent them. */
   tools?: Json;
+  /** As the server sent it: `{ mode: "auto" | "required" | "none" }`. */
+  toolChoice?: Json;
 }
 
 /** An elicitation's words, cleaned for the person it asks. */

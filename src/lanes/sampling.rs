@@ -38,12 +38,16 @@ pub struct SamplingRequest {
     /// `tools` as they came: for [`Target::mcp_tool_definition`] where the host offers them
     /// to its model.
     pub tools: Option<Value>,
+    /// `toolChoice` (`{"mode": "auto" | "required" | "none"}`) as it came: how the server asks
+    /// the model to use `tools`.
+    pub tool_choice: Option<Value>,
 }
 
 impl SamplingRequest {
     /// The request in JSON, its messages in `target`'s shape: `{"messages", "systemPrompt",
     /// "maxTokens", "temperature", "stopSequences", "modelPreferences", "includeContext",
-    /// "tools"}`, each field the request had (`messages` and `stopSequences` always).
+    /// "tools", "toolChoice"}`, each field the request had (`messages` and `stopSequences`
+    /// always).
     #[must_use]
     pub fn to_json(&self, target: &Target) -> Value {
         let mut out = Map::new();
@@ -68,6 +72,7 @@ impl SamplingRequest {
         put("modelPreferences", self.model_preferences.clone());
         put("includeContext", self.include_context.clone().map(Value::String));
         put("tools", self.tools.clone());
+        put("toolChoice", self.tool_choice.clone());
         Value::Object(out)
     }
 }
@@ -134,6 +139,7 @@ pub fn sampling_request<'a>(
         model_preferences: params.get("modelPreferences").cloned(),
         include_context: text("includeContext"),
         tools: params.get("tools").cloned(),
+        tool_choice: params.get("toolChoice").cloned(),
     })
 }
 

@@ -127,12 +127,16 @@ test("what the host does not answer, and a server that asks forever, end the cal
   await assert.rejects(run("ask_user", { onInput: 5 }), TypeError);
 });
 
-// What round 1 of each captured exchange asks, as every package reads it (the Rust and Python
-// tests hold the same).
+// What round 1 of each captured exchange (the official TypeScript and Python SDKs' asking
+// servers) asks, and what round 2 says, as every package reads it (the Rust and Python tests
+// hold the same).
 const VECTORS = fileURLToPath(new URL("../../../tests/vectors/mcp/", import.meta.url));
+const LOGIN = [[["login", "elicitation/create"], ["roots", "roots/list"]], "state-1", "login: decline; roots: 0; state: state-1"];
 const ASKED = {
-  "ts-sdk-input-required-elicitation-roots.2026-07-28.json": [[["login", "elicitation/create"], ["roots", "roots/list"]], "state-1", "login: decline; roots: 0; state: state-1"],
+  "ts-sdk-input-required-elicitation-roots.2026-07-28.json": LOGIN,
+  "py-sdk-input-required-elicitation-roots.2026-07-28.json": LOGIN,
   "ts-sdk-input-required-sampling.2026-07-28.json": [[["question", "sampling/createMessage"]], null, "The model said: Paris"],
+  "py-sdk-input-required-sampling-tools.2026-07-28.json": [[["question", "sampling/createMessage"]], null, "The model called: get_weather({'city': 'Paris'})"],
 };
 
 for (const [name, [asks, state, said]] of Object.entries(ASKED)) {
@@ -145,6 +149,12 @@ for (const [name, [asks, state, said]] of Object.entries(ASKED)) {
       assert.match(JSON.stringify(first.content), /waiting for input/);
       assert.deepEqual(first.pending.requests.map((r) => [r.key, r.method]), asks);
       assert.equal(first.pending.requestState, state);
+      for (const request of first.pending.requests.filter((r) => r.method === "sampling/createMessage")) {
+        const sampling = mav.samplingRequest(request.params, new mav.Registry(), { target });
+        assert.deepEqual(sampling.tools, request.params.tools);
+        assert.deepEqual(sampling.toolChoice, request.params.toolChoice);
+        assert.match(JSON.stringify(sampling.messages), /capital of France|umbrella in Paris/);
+      }
       const sent = file.round2_request_params;
       const params = first.retryParams({}, sent.inputResponses);
       assert.deepEqual(params.inputResponses, sent.inputResponses);

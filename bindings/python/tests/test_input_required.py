@@ -142,18 +142,18 @@ def test_what_the_host_does_not_answer_and_a_server_that_asks_forever_end_the_ca
 
 
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "tests" / "vectors" / "mcp"
-# What round 1 of each captured exchange asks, as every package reads it (the Rust and Node
-# tests hold the same).
+# What round 1 of each captured exchange (the official TypeScript and Python SDKs' asking
+# servers) asks, and what round 2 says, as every package reads it (the Rust and Node tests hold
+# the same).
+LOGIN = ([("login", "elicitation/create"), ("roots", "roots/list")], "state-1", "login: decline; roots: 0; state: state-1")
 ASKED = {
-    "ts-sdk-input-required-elicitation-roots.2026-07-28.json": (
-        [("login", "elicitation/create"), ("roots", "roots/list")],
-        "state-1",
-        "login: decline; roots: 0; state: state-1",
-    ),
-    "ts-sdk-input-required-sampling.2026-07-28.json": (
+    "ts-sdk-input-required-elicitation-roots.2026-07-28.json": LOGIN,
+    "py-sdk-input-required-elicitation-roots.2026-07-28.json": LOGIN,
+    "ts-sdk-input-required-sampling.2026-07-28.json": ([("question", "sampling/createMessage")], None, "The model said: Paris"),
+    "py-sdk-input-required-sampling-tools.2026-07-28.json": (
         [("question", "sampling/createMessage")],
         None,
-        "The model said: Paris",
+        "The model called: get_weather({'city': 'Paris'})",
     ),
 }
 
@@ -171,6 +171,12 @@ def test_the_ts_sdk_asking_servers_exchanges_read_round_by_round(name: str, targ
     assert pending is not None
     assert [(r["key"], r["method"]) for r in pending["requests"]] == asks
     assert pending["requestState"] == state
+    for request in pending["requests"]:
+        if request["method"] == "sampling/createMessage":
+            sampling = mav.sampling_request(request["params"], mav.Registry(), target=target)
+            assert sampling.get("tools") == request["params"].get("tools")
+            assert sampling.get("toolChoice") == request["params"].get("toolChoice")
+            assert "capital of France" in repr(sampling["messages"]) or "umbrella in Paris" in repr(sampling["messages"])
     sent = file["round2_request_params"]
     params = first.retry_params({}, sent["inputResponses"])
     assert params["inputResponses"] == sent["inputResponses"]
