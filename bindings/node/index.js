@@ -348,11 +348,15 @@ const fetch = {
       const pending = call(() =>
         this._native.fetchReference(text, nameOf(toolUseId, "toolUseId", REQUIRED), registryOf(registry), nameOf(target, "target", "anthropic")),
       );
+      let output;
       try {
-        return new ToolResult(await pending, toolUseId);
+        output = await pending;
       } catch (e) {
-        throw new McpAgentViewError(e.message, "Panic", undefined, undefined);
+        // The native task rejects with napi's GenericFailure only where the fetch panicked.
+        if (e?.code === "GenericFailure") throw new McpAgentViewError(e.message, "Panic", undefined, undefined);
+        throw translated(e);
       }
+      return new ToolResult(output, toolUseId);
     }
   },
 };

@@ -59,6 +59,9 @@ test("an image arrives as media in the target's shape", async () => {
   assert.equal(anthropic.content[0].source.media_type, "image/png");
   const responses = await loopback().fetchReference({ ref_id: ref }, "toolu_1", registry, { target: "openai-responses" });
   assert.equal(responses.content[0].type, "input_image");
+  // A bad argument rejects as what it is, never as a panic.
+  await assert.rejects(loopback().fetchReference({ ref_id: ref }, "toolu_1", registry, { target: "gemini" }), RangeError);
+  await assert.rejects(loopback().fetchReference({ ref_id: ref }, 5, registry), TypeError);
 });
 
 for (const [name, fetcher, reason] of [

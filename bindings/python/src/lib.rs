@@ -218,14 +218,16 @@ fn formats<F: Copy>(
         .collect()
 }
 
+/// The provider a name gives; an unknown name is an `Error` (a `ValueError`) of kind
+/// `UnknownProvider`, listing the known ones.
 fn provider_of(name: &str) -> PyResult<Provider> {
-    name.parse::<Provider>()
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    name.parse::<Provider>().map_err(|e| Python::attach(|py| error(py, &e)))
 }
 
+/// The provenance a name gives; an unknown name is an `Error` of kind `UnknownProvenance`.
 fn provenance_of(name: &str) -> PyResult<Provenance> {
     name.parse::<Provenance>()
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+        .map_err(|e| Python::attach(|py| error(py, &e)))
 }
 
 /// The references of one conversation: each stub's id maps back to its uri here. Safe to

@@ -115,10 +115,12 @@ def test_errors_name_their_kind_and_place():
     with pytest.raises(mav.Error) as caught:
         mav.history("42", mav.Registry())
     assert caught.value.kind == "UnrecognizedMessage"
-    with pytest.raises(ValueError, match="openai-chat"):
+    with pytest.raises(mav.Error, match="openai-chat") as caught:
         mav.convert("[]", mav.Registry(), target="gemini")
-    with pytest.raises(ValueError, match="push-event"):
+    assert caught.value.kind == "UnknownProvider"
+    with pytest.raises(mav.Error, match="push-event") as caught:
         mav.history("[]", mav.Registry(), provenance="push")
+    assert caught.value.kind == "UnknownProvenance"
     with pytest.raises(mav.Error, match="unknown reference") as caught:
         mav.Registry().lookup("ref_0000000000000")
     assert caught.value.kind == "UnknownReference"
