@@ -1470,7 +1470,7 @@ mod tests {
         for number in ["1e400", "-1e400", "1E999", "-2.5e+309", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"] {
             let written = written(number);
             assert_eq!(written, format!("\"{number}\""));
-            let value = crate::parse_json(number.as_bytes()).unwrap();
+            let value = crate::repair::parse_json(number.as_bytes()).unwrap();
             assert_eq!(serde_json::to_string(&value).unwrap(), written);
         }
     }

@@ -64,11 +64,11 @@
 pub mod classify;
 mod error;
 pub mod fetch;
-mod input;
+pub mod input;
 mod json;
 mod label_tables;
 mod lanes;
-mod prompt;
+mod media;
 pub mod provider;
 pub mod reference;
 mod render;
@@ -76,7 +76,6 @@ mod repair;
 #[cfg(feature = "rmcp")]
 pub mod rmcp_bridge;
 mod text;
-mod tool_result;
 pub mod wire;
 
 pub use classify::{classify_block, Class};
@@ -84,13 +83,14 @@ pub use error::{Error, ErrorKind};
 pub use lanes::agent::AgentBlock;
 pub use lanes::convert::{convert, Converted};
 pub use lanes::history::{history, HistoryOptions};
+pub use lanes::prompt::{prompt_messages, AgentMessage};
 pub use lanes::sampling::{elicitation, sampling_request, Elicitation, ElicitationField, SamplingRequest};
 pub use lanes::script::script;
-pub use prompt::{prompt_messages, AgentMessage};
-pub use provider::{Provider, Target};
+pub use lanes::tool_result::{tool_call_failed, tool_result, AgentToolResult};
+pub use media::{Provider, Target};
 pub use reference::ReferenceRegistry;
 pub use render::Provenance;
-pub use tool_result::{tool_call_failed, tool_result, AgentToolResult};
+pub use repair::parse_json;
 pub use wire::pending::{InputRequest, InputRequired, Pending, TaskHandle, MAX_INPUT_ROUNDS};
 pub use wire::{Block, Message};
 
@@ -111,25 +111,3 @@ pub mod markers {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// Parses `bytes` as JSON, for [`Message::decode`]. Fails with [`ErrorKind::Json`] where the
-/// bytes are not JSON, or nest deeper than 127 levels (`serde_json`'s own limit).
-///
-/// Two things JSON may carry that no `serde_json::Value` can hold do not cost the whole
-/// message: an escaped lone surrogate is read as U+FFFD, and a number out of `f64`'s range
-/// (`1e400`) as a string of its digits.
-///
-/// ```
-/// let value = mcp_agent_view::parse_json(br#"[{"type":"text","text":"hi"}]"#)?;
-/// let message = mcp_agent_view::Message::decode(&value)?;
-/// assert_eq!(message.blocks().count(), 1);
-/// # Ok::<(), mcp_agent_view::Error>(())
-/// ```
-pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
-    serde_json::from_slice(bytes)
-        .or_else(|e| match repair::repair(bytes) {
-            Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| e),
-            None => Err(e),
-        })
-        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")).at(e.line(), e.column()))
-}

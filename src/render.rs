@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::classify::{BlobForm, Class, Reference};
-use crate::provider::check::NotSent;
+use crate::media::check::NotSent;
 use crate::reference::Stubs;
 use crate::text::{base64_decoded_len, format_size};
 use crate::text::{push_clean_to, push_label_to, push_mime, push_size};
@@ -61,10 +61,10 @@ impl Provenance {
 }
 
 impl std::str::FromStr for Provenance {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
 
     /// Reads the names of [`Provenance::NAMES`], exactly; anything else is an error of kind
-    /// [`UnknownProvenance`](crate::ErrorKind::UnknownProvenance) listing them.
+    /// [`UnknownProvenance`](crate::error::ErrorKind::UnknownProvenance) listing them.
     ///
     /// ```
     /// use mcp_agent_view::Provenance;
@@ -73,7 +73,12 @@ impl std::str::FromStr for Provenance {
     /// # Ok::<(), mcp_agent_view::Error>(())
     /// ```
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        crate::error::named(&Self::NAMES, name, crate::ErrorKind::UnknownProvenance, "provenance")
+        crate::error::named(
+            &Self::NAMES,
+            name,
+            crate::error::ErrorKind::UnknownProvenance,
+            "provenance",
+        )
     }
 }
 

@@ -6,6 +6,30 @@
 //!
 //! Runs only after a parse has failed, so well-formed input pays nothing.
 
+use crate::error::{Error, ErrorKind};
+
+/// Parses `bytes` as JSON, for [`Message::decode`](crate::Message::decode). Fails with [`ErrorKind::Json`] where the
+/// bytes are not JSON, or nest deeper than 127 levels (`serde_json`'s own limit).
+///
+/// Two things JSON may carry that no `serde_json::Value` can hold do not cost the whole
+/// message: an escaped lone surrogate is read as U+FFFD, and a number out of `f64`'s range
+/// (`1e400`) as a string of its digits.
+///
+/// ```
+/// let value = mcp_agent_view::parse_json(br#"[{"type":"text","text":"hi"}]"#)?;
+/// let message = mcp_agent_view::Message::decode(&value)?;
+/// assert_eq!(message.blocks().count(), 1);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(bytes)
+        .or_else(|e| match repair(bytes) {
+            Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| e),
+            None => Err(e),
+        })
+        .map_err(|e| Error::new(ErrorKind::Json, format!("input is not JSON: {e}")).at(e.line(), e.column()))
+}
+
 /// The repaired bytes, or `None` where there was nothing to repair.
 pub(crate) fn repair(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() + 16);
@@ -198,7 +222,7 @@ mod tests {
             r#"{"a":1,89e9999:"x"}"#,
             "{1e400:1}",
         ] {
-            assert!(crate::parse_json(not_json.as_bytes()).is_err(), "{not_json}");
+            assert!(crate::repair::parse_json(not_json.as_bytes()).is_err(), "{not_json}");
         }
         assert_eq!(repaired("[-0.5e400]").as_deref(), Some(r#"["-0.5e400"]"#));
     }

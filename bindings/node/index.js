@@ -5,7 +5,13 @@
 // `column`.
 
 const native = require("./mcp-agent-view.node");
-const mcp = require("./mcp.js");
+// What a server asks (an input-required answer) is read as every lane reads an answer.
+const mcp = require("./mcp.js")({
+  pendingOf: (raw) => toolResult(raw, { name: "call", toolUseId: "call", registry: new Registry() }).pending,
+  get maxInputRounds() {
+    return MAX_INPUT_ROUNDS;
+  },
+});
 
 const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
 

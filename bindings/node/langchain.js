@@ -26,7 +26,7 @@
 
 const { AsyncLocalStorage } = require("node:async_hooks");
 const mav = require("./index.js");
-const mcp = require("./mcp.js");
+const { mcp } = mav;
 const fetchTool = require("./fetch-tool.js");
 
 const scope = new AsyncLocalStorage();

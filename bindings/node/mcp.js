@@ -102,22 +102,21 @@ function failed(message) {
 /**
  * The request, its input-required results (revision 2026-07-28) answered by `onInput` and the
  * request made again, at most `maxRounds` times. What the server asks is read by the package
- * (`toolResult(…).pending`), as every lane reads the answer.
+ * (`pendingOf(raw)`: `toolResult(…).pending`), as every lane reads the answer.
  */
-async function answered(client, method, params, options) {
+async function answered(reading, client, method, params, options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new TypeError("options is an object, or missing");
   }
   const onInput = options?.onInput ?? answerPlainly;
   if (typeof onInput !== "function") throw new TypeError("options.onInput is a function (method, params) => result");
-  const mav = require("./index.js");
-  const maxRounds = options?.maxRounds ?? mav.MAX_INPUT_ROUNDS;
+  const maxRounds = options?.maxRounds ?? reading.maxInputRounds;
   if (!Number.isSafeInteger(maxRounds) || maxRounds < 0) throw new TypeError("options.maxRounds is a non-negative integer");
   let raw = await send(client, method, params, options);
   for (let round = 0; ; round++) {
     const result = raw?.jsonrpc !== undefined && raw?.result !== undefined ? raw.result : raw;
     if (result?.resultType !== "input_required") return raw;
-    const pending = mav.toolResult(raw, { name: "call", toolUseId: "call", registry: new mav.Registry() }).pending;
+    const pending = reading.pendingOf(raw);
     if (pending?.kind !== "input_required") return raw; // a failed call, as toolResult shows it
     if (round >= maxRounds) return failed(`the server asked for input more than ${maxRounds} times`);
     const inputResponses = {};
@@ -135,28 +134,31 @@ async function answered(client, method, params, options) {
   }
 }
 
+/** `{ name, arguments }`, without `arguments` where none are given. */
+function named(name, args) {
+  const params = { name };
+  if (args !== undefined && args !== null) params.arguments = args;
+  return params;
+}
+
 /**
- * `tools/call`: the raw result, or the JSON-RPC error response. `options`: `timeout` in
- * milliseconds, `signal`, and for a server that asks first, `onInput(method, params)` (each
- * input request's result, or `undefined` where the host does not answer that kind;
- * `answerPlainly` by default) and `maxRounds` (`MAX_INPUT_ROUNDS`).
+ * The `mcp` namespace, reading what a server asks as the package reads it: `pendingOf(raw)`
+ * gives `toolResult(raw).pending`, `maxInputRounds` the default bound. `index.js` makes the one
+ * the package exports (`mav.mcp`); this file needs nothing of it.
  */
-function callTool(client, name, args, options) {
-  const params = { name };
-  if (args !== undefined && args !== null) params.arguments = args;
-  return answered(client, "tools/call", params, options);
-}
-
-/** `prompts/get`: the raw result, or the JSON-RPC error response. */
-function getPrompt(client, name, args, options) {
-  const params = { name };
-  if (args !== undefined && args !== null) params.arguments = args;
-  return answered(client, "prompts/get", params, options);
-}
-
-/** `resources/read`: the raw result, or the JSON-RPC error response. */
-function readResource(client, uri, options) {
-  return answered(client, "resources/read", { uri: String(uri) }, options);
-}
-
-module.exports = { answerPlainly, callTool, getPrompt, readResource };
+module.exports = function mcpNamespace(reading) {
+  return {
+    answerPlainly,
+    /**
+     * `tools/call`: the raw result, or the JSON-RPC error response. `options`: `timeout` in
+     * milliseconds, `signal`, and for a server that asks first, `onInput(method, params)` (each
+     * input request's result, or `undefined` where the host does not answer that kind;
+     * `answerPlainly` by default) and `maxRounds` (`MAX_INPUT_ROUNDS`).
+     */
+    callTool: (client, name, args, options) => answered(reading, client, "tools/call", named(name, args), options),
+    /** `prompts/get`: the raw result, or the JSON-RPC error response. */
+    getPrompt: (client, name, args, options) => answered(reading, client, "prompts/get", named(name, args), options),
+    /** `resources/read`: the raw result, or the JSON-RPC error response. */
+    readResource: (client, uri, options) => answered(reading, client, "resources/read", { uri: String(uri) }, options),
+  };
+};

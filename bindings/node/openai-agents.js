@@ -21,7 +21,7 @@
 // the model; the SDK has nowhere to carry them.
 
 const mav = require("./index.js");
-const mcp = require("./mcp.js");
+const { mcp } = mav;
 const fetchTool = require("./fetch-tool.js");
 
 /**

@@ -6,10 +6,9 @@ use std::borrow::Cow;
 use serde_json::{json, Value};
 
 mod beside;
-pub(crate) mod kinds;
 
+pub(crate) use crate::wire::kinds::{self, BlockField, FieldSet, ObjectKeys};
 pub(crate) use beside::{beside_blocks, Beside};
-pub(crate) use kinds::{BlockField, FieldSet, ObjectKeys};
 
 use crate::json::{as_u53, Reader};
 use crate::text::{
@@ -468,7 +467,7 @@ fn classify_embedded<'a>(embedded: &'a EmbeddedBody<'_>) -> Class<'a> {
         Contents::Blob(data) => {
             // A generic or missing type says nothing: the first bytes say what the blob is.
             let mime_type = if is_generic(declared) {
-                crate::provider::check::sniffed_type(data.as_bytes()).or(declared)
+                crate::media::check::sniffed_type(data.as_bytes()).or(declared)
             } else {
                 declared
             };
@@ -514,7 +513,7 @@ fn blob_form(mime_type: Option<&str>, data: &[u8]) -> BlobForm {
         return BlobForm::File;
     };
     if is_textual(&mime) {
-        return match crate::provider::check::decode_base64(data) {
+        return match crate::media::check::decode_base64(data) {
             None => BlobForm::NotText("not text: invalid base64"),
             Some(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => BlobForm::Text(text),
@@ -747,7 +746,7 @@ fn is_sha256_digest(d: &str) -> bool {
 /// assert_eq!(lines, "{\"chars\":2,\"class\":\"text\",\"index\":0}\n");
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
-pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crate::Error> {
+pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crate::error::Error> {
     use crate::input::{JsonSource, Source};
     let mut lines = Lines::default();
     match input.source() {

@@ -462,7 +462,7 @@ impl<'a> Fetcher<'a> {
         let (bytes, mime_type) = match first {
             ReadContents::Text { mime_type, text } => (text.into_bytes(), mime_type),
             ReadContents::Blob { mime_type, blob } => (
-                crate::provider::check::decode_base64(blob.as_bytes())
+                crate::media::check::decode_base64(blob.as_bytes())
                     .ok_or_else(|| Refusal::Read("bad base64".to_owned()))?,
                 mime_type,
             ),
@@ -510,7 +510,7 @@ fn decode_data_url(url: &str) -> Option<(Vec<u8>, Option<String>)> {
         _ => (meta, false),
     };
     let bytes = if base64 {
-        crate::provider::check::decode_base64(&payload)?
+        crate::media::check::decode_base64(&payload)?
     } else {
         payload
     };

@@ -119,7 +119,7 @@ impl FetchPolicy {
     /// The origin the connection was dialed to (`https://host:port`): the one origin that gets
     /// the host's credential, and that is fetched from whatever address it has (a server on
     /// loopback is the host's own choice). Fails where `origin` is no URL with a host.
-    pub fn origin(mut self, origin: &str) -> Result<Self, crate::Error> {
+    pub fn origin(mut self, origin: &str) -> Result<Self, crate::error::Error> {
         self.origin = Some(parse_origin(origin)?);
         Ok(self)
     }
@@ -134,7 +134,7 @@ impl FetchPolicy {
 
     /// Allows an origin whose addresses are not public (loopback, private, link-local,
     /// unique-local), by name. It gets no credential.
-    pub fn allow_origin(mut self, origin: &str) -> Result<Self, crate::Error> {
+    pub fn allow_origin(mut self, origin: &str) -> Result<Self, crate::error::Error> {
         self.allowed_origins.push(parse_origin(origin)?);
         Ok(self)
     }
@@ -335,8 +335,13 @@ impl FetchPolicy {
     }
 }
 
-fn parse_origin(origin: &str) -> Result<url::Origin, crate::Error> {
-    let bad = || crate::Error::new(crate::ErrorKind::Policy, format!("not an origin: {}", shown(origin)));
+fn parse_origin(origin: &str) -> Result<url::Origin, crate::error::Error> {
+    let bad = || {
+        crate::error::Error::new(
+            crate::error::ErrorKind::Policy,
+            format!("not an origin: {}", shown(origin)),
+        )
+    };
     let url = Url::parse(origin).map_err(|_| bad())?;
     match url.origin() {
         o @ url::Origin::Tuple(..) => Ok(o),

@@ -10,10 +10,10 @@ use serde_json::{json, Value};
 use super::{Fetched, Fetcher};
 use crate::classify::Disposition;
 use crate::lanes::agent::{convert_block, AgentBlock};
-use crate::provider::{Provider, Target};
+use crate::lanes::tool_result::AgentToolResult;
+use crate::media::{Provider, Target};
 use crate::reference::{ReferenceRegistry, Verified};
 use crate::render::Provenance;
-use crate::tool_result::AgentToolResult;
 use crate::wire::{Base64, Block, BlockKind, Contents, EmbeddedBody};
 
 /// The name the tool has unless the host names it otherwise.
@@ -41,7 +41,7 @@ pub fn tool_definition(provider: Provider, name: &str) -> Value {
         "required": ["ref_id"],
         "additionalProperties": false
     });
-    crate::provider::tool_shape(provider, name, Some(TOOL_DESCRIPTION), schema)
+    Target::for_provider(provider).tool_definition(name, Some(TOOL_DESCRIPTION), schema)
 }
 
 /// Answers a `fetch_reference` call: `input` is the call's arguments (`{"ref_id": …}`, as an

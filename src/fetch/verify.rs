@@ -240,7 +240,7 @@ pub(crate) fn is_checkable_digest(digest: &str) -> bool {
 /// What the bytes are: their magic number's type; else the claimed type where the bytes can
 /// be it; else text or octets.
 fn observed_type(bytes: &[u8], claimed: Option<&str>) -> String {
-    if let Some(sniffed) = crate::provider::check::sniffed_bytes_type(bytes) {
+    if let Some(sniffed) = crate::media::check::sniffed_bytes_type(bytes) {
         return sniffed.to_owned();
     }
     let text = std::str::from_utf8(bytes).is_ok() || is_utf16_text(bytes);

@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use serde_json::Value;
 
 use crate::classify::{classify_block, BlobForm, Class, EmbeddedBlob};
-use crate::provider::check::{check, Checked, Claim};
-use crate::provider::target::Target;
+use crate::media::check::{check, Checked, Claim};
+use crate::media::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{not_sent, show, Provenance};
 use crate::wire::{Block, MediaKind};

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
 use crate::lanes::beside_text;
-use crate::provider::target::Target;
+use crate::media::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{rpc_error, Provenance, TOOL_ERROR_LINE};
 use crate::wire::pending::{pending_in, Pending, ResultType};

@@ -4,8 +4,10 @@
 pub(crate) mod agent;
 pub(crate) mod convert;
 pub(crate) mod history;
+pub(crate) mod prompt;
 pub(crate) mod sampling;
 pub(crate) mod script;
+pub(crate) mod tool_result;
 
 use crate::classify::Beside;
 use crate::reference::Stubs;

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::input::{Input, JsonSource, Source};
-use crate::prompt::{prompt_messages_from, AgentMessage};
-use crate::provider::target::Target;
+use crate::lanes::prompt::{prompt_messages_from, AgentMessage};
+use crate::media::target::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render::{Provenance, MESSAGE_MAX_CHARS};
 use crate::text::{clean_label, holds_absolute_url, push_clean_to};
@@ -105,7 +105,7 @@ pub fn sampling_request<'a>(
     let owned;
     let value = match request.source() {
         Source::Json(JsonSource::Bytes(bytes)) => {
-            owned = crate::parse_json(bytes)?;
+            owned = crate::repair::parse_json(bytes)?;
             &owned
         }
         Source::Json(JsonSource::Value(value)) => value,

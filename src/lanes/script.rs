@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind};
 use crate::input::{Json, JsonSource};
 use crate::json::{is_plain, write_number, KeySet, Mark, Peek, RawStr, Reader};
 use crate::lanes::agent::{convert_class_deferred, AgentBlock};
-use crate::provider::target::Target;
+use crate::media::target::Target;
 use crate::reference::{write_id, ReferenceRegistry, Stubs};
 use crate::render::{self, Provenance};
 use crate::wire::{key_name, nests_too_deep, read_block, read_resource_contents, Block};

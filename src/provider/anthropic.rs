@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 use super::shape::{object, Items};
 use super::text_of;
 use crate::lanes::agent::AgentBlock;
-use crate::tool_result::AgentToolResult;
+use crate::lanes::tool_result::AgentToolResult;
 
 struct Block<'a>(&'a AgentBlock<'a>);
 

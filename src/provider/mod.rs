@@ -1,16 +1,17 @@
-//! Targets: which media a model API accepts (the policy every lane checks media against), and
-//! one serializer per provider over the same agent blocks, tool results and messages.
+//! One serializer per provider over the same agent blocks, tool results and messages: the top
+//! floor. What each provider accepts (the media policy the lanes check against) is a floor
+//! below, in `media`; its types are named here too.
 
 mod anthropic;
 
-pub(crate) mod check;
 mod neutral;
 mod openai_chat;
 mod openai_responses;
 mod shape;
-pub(crate) mod target;
 
-pub use self::target::{AudioFormat, ImageDetail, ImageFormat, Provider, Target};
+pub use crate::media::{AudioFormat, ImageDetail, ImageFormat, Provider, Target};
+
+use crate::media::check;
 
 use std::borrow::Cow;
 
@@ -18,8 +19,8 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::lanes::agent::AgentBlock;
-use crate::prompt::AgentMessage;
-use crate::tool_result::AgentToolResult;
+use crate::lanes::prompt::AgentMessage;
+use crate::lanes::tool_result::AgentToolResult;
 
 impl Target {
     /// Blocks as the provider's content: Anthropic content blocks, OpenAI Chat content parts,

@@ -4,7 +4,7 @@ use serde::{Serialize, Serializer};
 
 use super::shape::{object, Items};
 use crate::lanes::agent::AgentBlock;
-use crate::tool_result::AgentToolResult;
+use crate::lanes::tool_result::AgentToolResult;
 
 /// One block in the neutral JSON: `{"text","type"}` or `{"data","mimeType","type"}`.
 impl Serialize for AgentBlock<'_> {

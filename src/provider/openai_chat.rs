@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
 use super::{text_of, Lines, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
-use crate::tool_result::AgentToolResult;
+use crate::lanes::tool_result::AgentToolResult;
 
 /// A block as a content part of a `user` message.
 pub(super) struct Part<'a>(pub(super) &'a AgentBlock<'a>);

@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
 use super::{text_of, Lines, Target, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
-use crate::tool_result::AgentToolResult;
+use crate::lanes::tool_result::AgentToolResult;
 
 pub(super) struct Item<'a>(pub(super) &'a AgentBlock<'a>, pub(super) &'a Target);
 

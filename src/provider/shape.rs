@@ -55,7 +55,7 @@ pub(super) trait TextOutputs: Copy {
     /// One result's output, its text `lines` (media as a placeholder naming what follows).
     fn output<S: Serializer>(
         self,
-        result: &crate::tool_result::AgentToolResult<'_>,
+        result: &crate::lanes::tool_result::AgentToolResult<'_>,
         lines: super::Lines<'_>,
         s: S,
     ) -> Result<S::Ok, S::Error>;
@@ -67,13 +67,16 @@ pub(super) trait TextOutputs: Copy {
 /// text first `[tool returned an error]`, the API having no error flag), then, where any
 /// result carries media, one `user` message with the media of all of them, each result's
 /// introduced by `[attachments of tool call <id>]`.
-pub(super) struct TextOnlyTurn<'a, K>(pub(super) &'a [crate::tool_result::AgentToolResult<'a>], pub(super) K);
+pub(super) struct TextOnlyTurn<'a, K>(
+    pub(super) &'a [crate::lanes::tool_result::AgentToolResult<'a>],
+    pub(super) K,
+);
 
 impl<K: TextOutputs> Serialize for TextOnlyTurn<'_, K> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use crate::lanes::agent::AgentBlock;
+        use crate::lanes::tool_result::AgentToolResult;
         use crate::render;
-        use crate::tool_result::AgentToolResult;
         use serde::ser::SerializeSeq as _;
 
         struct Output<'a, K>(&'a AgentToolResult<'a>, K);

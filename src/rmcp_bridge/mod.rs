@@ -42,9 +42,9 @@ use ::rmcp::model::{CallToolResult, ContentBlock, ErrorData, GetPromptResult, Re
 use ::rmcp::service::ServiceError;
 
 use crate::error::{Error, ErrorKind};
-use crate::provider::Target;
+use crate::lanes::tool_result::{tool_call_failed, tool_result, AgentToolResult};
+use crate::media::Target;
 use crate::reference::ReferenceRegistry;
-use crate::tool_result::{tool_call_failed, tool_result, AgentToolResult};
 
 /// The JSON of any rmcp result: a typed one as it serializes, one rmcp could not type
 /// (`CustomResult`) exactly as it arrived. Feed it to [`tool_result`](fn@crate::tool_result) or [`Message::decode`](crate::Message::decode).

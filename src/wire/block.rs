@@ -9,12 +9,12 @@
 use std::borrow::Cow;
 
 use super::{Annotations, Block, Role};
-use crate::classify::kinds::{
+use crate::error::Error;
+use crate::json::{Peek, RawStr, Reader, Seq};
+use crate::wire::kinds::{
     contents_kind, contents_not_an_object, embedded_kind, media_kind, not_an_object, text_kind, Base64, BlockField,
     BlockKind, Body, Field, FieldSource, Fields, MediaKind, Scalar,
 };
-use crate::error::Error;
-use crate::json::{Peek, RawStr, Reader, Seq};
 
 /// A key's name: its raw bytes, or its text where it has an escape. Inlined: a key is
 /// matched as soon as it is named.
@@ -461,7 +461,7 @@ mod tests {
             }
             block
         };
-        let known = crate::classify::kinds::BLOCK_TYPES.map(|(name, _)| name);
+        let known = crate::wire::kinds::BLOCK_TYPES.map(|(name, _)| name);
         for ty in known.into_iter().chain([r"resource\u005flink", r"t\u0065xt", "other"]) {
             for body in BODIES {
                 let sep = if body.is_empty() { "" } else { "," };

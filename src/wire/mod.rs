@@ -10,6 +10,7 @@
 //! as text nor copied; what no lane reads is skipped.
 
 mod block;
+pub(crate) mod kinds;
 pub(crate) mod pending;
 mod walk;
 
@@ -18,11 +19,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub(crate) use self::block::{key_name, read_block, read_resource_contents, read_text};
+use self::kinds::{not_json, own, own_opt, too_deep};
+pub use self::kinds::{Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar};
 pub(crate) use self::walk::{walk, Sink};
-use crate::classify::kinds::{not_json, own, own_opt, too_deep};
-pub use crate::classify::kinds::{
-    Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar,
-};
 use crate::error::{Error, ErrorKind};
 use crate::json::{Reader, MAX_DEPTH};
 
@@ -112,7 +111,7 @@ pub enum Message<'a> {
     /// `resultType` (a tool result keeps the word in [`ToolResult::result_type`]); one with no
     /// content and an unknown word, or an input-required result that asks nothing, is
     /// [`Message::NoContent`]: read the JSON to tell them apart.
-    Pending(crate::Pending),
+    Pending(self::pending::Pending),
 }
 
 /// A `CallToolResult`.

@@ -125,7 +125,7 @@ pub(crate) fn pending_of(result: &Value, task: bool) -> Option<Pending> {
 /// What a bare answer of an input-required or task type asks (`task`: a task handle, else
 /// input), read from its JSON once more: `None` where it lacks what that type needs.
 pub(crate) fn pending_in(bytes: &[u8], task: bool) -> Result<Option<Pending>, Error> {
-    Ok(pending_of(result_object(&crate::parse_json(bytes)?), task))
+    Ok(pending_of(result_object(&crate::repair::parse_json(bytes)?), task))
 }
 
 /// The result object of an answer: a JSON-RPC response's `result`, or the answer itself.

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use super::block::{key_name, read_block, read_raw, read_resource_contents, read_scalar, read_text};
 use super::pending::{pending_in, ResultType};
 use super::{Block, Message, Prompt, PromptMessage, Role, RpcError, ToolResult};
-use crate::classify::kinds::{is_block_type, malformed, Scalar};
 use crate::error::{Error, ErrorKind};
 use crate::json::{whole_number, Mark, Peek, Reader};
+use crate::wire::kinds::{is_block_type, malformed, Scalar};
 
 /// What decoding a message finds, in order: each block once, never taken back.
 /// [`Message::parse`] collects, a lane renders as it goes.

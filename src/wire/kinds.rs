@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 
 /// The block types, once: each type's name on the wire and what its body is. Everything that
-/// names a type (the readers, [`is_block`](super::is_block), a block's type name) reads it
+/// names a type (the readers, [`is_block`](crate::classify::is_block), a block's type name) reads it
 /// through [`Body::of`] and [`Body::name`], which this makes from the one list, each name
 /// written once (as `http` writes its standard headers).
 macro_rules! block_types {
@@ -487,7 +487,7 @@ impl ReferenceFields<'_> {
 }
 
 /// Which keys an object has, as far as telling a block from any other object needs
-/// to know ([`object_shape`](super::object_shape)).
+/// to know ([`object_shape`](crate::classify::object_shape)).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ObjectKeys<'k> {
     /// The `type`, where it is a string.

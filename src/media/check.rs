@@ -6,7 +6,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 
-use crate::provider::target::{AudioFormat, ImageFormat, Target};
+use crate::media::target::{AudioFormat, ImageFormat, Target};
 use crate::text::base64_decoded_len;
 
 /// What a media check is about: the kind of media the block claims to be.

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::input::{Input, JsonSource, Source};
 use crate::lanes::agent::{convert_block, AgentBlock};
 use crate::lanes::convert::{convert_message, prompt_blocks, Ends, PromptBlocks};
-use crate::provider::target::Target;
+use crate::media::target::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render::Provenance;
 use crate::wire::{json_of, Message, Role};

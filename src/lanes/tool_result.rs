@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::input::Input;
 use crate::lanes::agent::AgentBlock;
 use crate::lanes::convert::{tool_outcome, Converted, Outcome};
-use crate::provider::target::Target;
+use crate::media::target::Target;
 use crate::reference::ReferenceRegistry;
 use crate::render;
 use crate::wire::pending::Pending;

@@ -54,13 +54,13 @@ impl std::fmt::Display for Provider {
 }
 
 impl std::str::FromStr for Provider {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
 
     /// Reads the CLI's names, exactly: `neutral`, `anthropic`, `openai-chat`,
     /// `openai-responses`. Anything else is an error of kind
-    /// [`UnknownProvider`](crate::ErrorKind::UnknownProvider).
+    /// [`UnknownProvider`](crate::error::ErrorKind::UnknownProvider).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        crate::error::named(&Self::NAMES, name, crate::ErrorKind::UnknownProvider, "provider")
+        crate::error::named(&Self::NAMES, name, crate::error::ErrorKind::UnknownProvider, "provider")
     }
 }
 
