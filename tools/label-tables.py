@@ -27,7 +27,7 @@ kind that fits, in this order:
 
 A letter that looks like a dash (CJK U+4E00, U+30FC, Hangul U+1173) is no
 dash inside a word; the cleaner folds it where it stands alone, by the
-confusables skeleton (src/text.rs).
+confusables skeleton (src/text/mod.rs).
 """
 import os
 import sys
