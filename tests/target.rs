@@ -495,7 +495,9 @@ fn tool_definitions_take_each_providers_shape_and_the_fetch_tool_where_offered()
     );
     assert_eq!(
         Target::openai_responses().tool_definitions(&tools[..1], None),
-        [json!({"type": "function", "name": "search", "description": "Searches", "parameters": schema})]
+        [
+            json!({"type": "function", "name": "search", "description": "Searches", "parameters": schema, "strict": false})
+        ]
     );
     let with_fetch = Target::anthropic().tool_definitions(&tools[..1], Some("fetch_reference"));
     assert_eq!(with_fetch.len(), 2);

@@ -3,9 +3,9 @@
 /** A JSON value, as `JSON.parse` gives it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A message: its JSON text, its bytes (any view of them, or the buffer), or a plain JS value
- * (what `JSON.stringify` writes). */
-export type Message = string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer | unknown;
+/** A message: its JSON text, its bytes (any view of them, or the buffer), or a plain JS object
+ * or array (what `JSON.stringify` writes: an SDK's result object as it came). */
+export type Message = string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer | object;
 
 /** `"neutral"`, `"anthropic"`, `"openai-chat"`, `"openai-responses"`. */
 export type Target = "neutral" | "anthropic" | "openai-chat" | "openai-responses";
@@ -164,7 +164,7 @@ export class Registry {
   /** The record behind a stub's id; an id never issued, or evicted, throws `UnknownReference`. */
   lookup(id: string): ReferenceRecord;
   /** The registry as a JSON-serializable object. */
-  snapshot(): Json;
+  snapshot(): { [key: string]: Json };
   /** The registry a snapshot (the object or its JSON) was taken of. */
   static restore(snapshot: Message): Registry;
   readonly size: number;
@@ -280,11 +280,23 @@ export function toolResultMessages<T extends Target = "anthropic">(
   options?: { target?: T },
 ): ToolTurnItemOf[T][];
 
+/**
+ * A tool's definition in each target's shape: what `@anthropic-ai/sdk` takes as a `Tool`,
+ * `openai` as a `ChatCompletionTool` and a Responses `FunctionTool` (`strict: false`: the
+ * Responses API holds a function to strict mode unless told otherwise), MCP's own for neutral.
+ */
+export interface ToolDefinitionOf {
+  neutral: { name: string; description?: string; inputSchema: { [key: string]: Json } };
+  anthropic: { name: string; description?: string; input_schema: { type: "object"; [key: string]: Json } };
+  "openai-chat": { type: "function"; function: { name: string; description?: string; parameters: { [key: string]: Json } } };
+  "openai-responses": { type: "function"; name: string; description?: string; parameters: { [key: string]: Json }; strict: false };
+}
+
 /** MCP tools (or a `tools/list` result) as the target's tool definitions. */
-export function toolDefinitions(
+export function toolDefinitions<T extends Target = "anthropic">(
   tools: readonly { name: string; description?: string; inputSchema?: unknown }[] | { tools: readonly unknown[] },
-  options?: { target?: Target },
-): any[];
+  options?: { target?: T },
+): ToolDefinitionOf[T][];
 
 /** A prompt's messages in the target's shape. */
 export function promptMessages<T extends Target = "neutral">(
@@ -320,7 +332,7 @@ export namespace mcp {
 /** Fetching what a reference stub names, when the model calls the fetch tool. */
 export namespace fetch {
   /** The fetch tool's definition in the target's shape; its input is `{ ref_id }`. */
-  function toolDefinition(target?: Target, name?: string): any;
+  function toolDefinition<T extends Target = "anthropic">(target?: T, name?: string): ToolDefinitionOf[T];
 
   interface Policy {
     /** The ceiling on one fetch's decoded bytes (16 MiB). */

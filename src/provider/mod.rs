@@ -271,8 +271,13 @@ impl Serialize for MessageOut<'_> {
 
 /// One tool's definition in `provider`'s shape: Anthropic `{name, description, input_schema}`,
 /// OpenAI Chat `{type: "function", function: {name, description, parameters}}`, OpenAI
-/// Responses `{type: "function", name, description, parameters}`, neutral (MCP's own)
-/// `{name, description, inputSchema}`. No description, no `description` key.
+/// Responses `{type: "function", name, description, parameters, strict: false}`, neutral
+/// (MCP's own) `{name, description, inputSchema}`. No description, no `description` key.
+///
+/// `strict: false` because the Responses API holds a function to strict mode unless told
+/// otherwise, and strict mode refuses a schema that does not close every object
+/// (`additionalProperties: false`) and require every property, as MCP tools' schemas seldom
+/// do. Chat Completions is not strict unless asked.
 pub(crate) fn tool_shape(provider: Provider, name: &str, description: Option<&str>, schema: Value) -> Value {
     let mut tool = serde_json::Map::new();
     tool.insert("name".to_owned(), name.into());
@@ -289,6 +294,7 @@ pub(crate) fn tool_shape(provider: Provider, name: &str, description: Option<&st
         Provider::OpenAiChat => serde_json::json!({"type": "function", "function": tool}),
         Provider::OpenAiResponses => {
             tool.insert("type".to_owned(), "function".into());
+            tool.insert("strict".to_owned(), false.into());
             Value::Object(tool)
         }
         Provider::Anthropic | Provider::Neutral => Value::Object(tool),

@@ -167,3 +167,18 @@ fn every_input_image_has_a_detail() {
         assert_eq!(blocks[0]["detail"], name);
     }
 }
+
+/// Issue 51's review: a Responses API function tool without `strict` is held to strict mode,
+/// which refuses a schema that leaves an object open or a property optional (a 400), as most
+/// MCP tools' schemas do. The definitions say `strict: false`, the fetch tool's too; OpenAI
+/// Chat, not strict unless asked, gets no key.
+#[test]
+fn responses_tool_definitions_are_not_held_to_strict_mode() {
+    let tool = json!({"name": "search", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}});
+    let responses = Target::openai_responses();
+    assert_eq!(responses.mcp_tool_definition(&tool).unwrap()["strict"], json!(false));
+    let fetch = mcp_agent_view::fetch::tool_definition(mcp_agent_view::Provider::OpenAiResponses, "fetch_reference");
+    assert_eq!(fetch["strict"], json!(false));
+    let chat = Target::openai_chat().mcp_tool_definition(&tool).unwrap();
+    assert!(chat["function"].get("strict").is_none(), "{chat}");
+}

@@ -19,8 +19,8 @@ import {
   type Target,
 } from "mcp-agent-view";
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { FunctionTool, ResponseInputItem } from "openai/resources/responses/responses";
 
 const registry = new Registry({ seed: 7, fetchTool: "fetch_reference" });
 const target: Target = TARGETS[1];
@@ -39,7 +39,15 @@ const promptForChat: ChatCompletionMessageParam[] = promptMessages("{}", registr
 const promptForResponses: ResponseInputItem[] = promptMessages("{}", registry, { target: "openai-responses" });
 const blocks: Anthropic.ToolResultBlockParam["content"] = toolResult({}, { name: "t", toolUseId: "u", registry }).content;
 const flag: boolean = result.isError && failed.content.length > 0;
-const tools = toolDefinitions([{ name: "search", inputSchema: { type: "object" } }], { target: "openai-chat" });
+const tools: ChatCompletionTool[] = toolDefinitions([{ name: "search", inputSchema: { type: "object" } }], { target: "openai-chat" });
+const toolsForClaude: Anthropic.Tool[] = toolDefinitions([{ name: "search" }]);
+const toolsForResponses: FunctionTool[] = toolDefinitions({ tools: [] }, { target: "openai-responses" });
+const fetchForResponses: FunctionTool = fetch.toolDefinition("openai-responses");
+// A message is text, bytes or an object: a number or undefined is no message.
+// @ts-expect-error
+history(42, registry);
+// @ts-expect-error
+classify(undefined);
 const prompt = promptMessages("{}", registry);
 const classes = classify("{}").map((c) => c["class"]);
 const restored: Registry = Registry.restore(registry.snapshot());
@@ -50,7 +58,7 @@ async function loop(client: { request(...args: any[]): Promise<unknown> }): Prom
   const prompted = await mcp.getPrompt(client, "brief");
   const read = await mcp.readResource(client, "file:///x");
   const fetcher = new fetch.Fetcher({ maxBytes: 1 << 20, allowSchemes: ["http"], timeoutMs: 5000 });
-  const definition = fetch.toolDefinition("anthropic", "fetch_reference");
+  const definition: Anthropic.Tool = fetch.toolDefinition("anthropic", "fetch_reference");
   const fetched: ToolResult = await fetcher.fetchReference({ ref_id: "ref_x" }, "toolu_3", registry);
   void [raw, prompted, read, definition];
   return [toolResult(raw, { name: "search", toolUseId: "toolu_1", registry }), fetched];
@@ -66,7 +74,7 @@ try {
   }
 }
 
-void [text, converted, value, appended, flag, tools, prompt, classes, size, loop];
+void [text, converted, value, appended, flag, tools, toolsForClaude, toolsForResponses, fetchForResponses, prompt, classes, size, loop];
 void [forClaude, forChat, forResponses, promptForClaude, promptForChat, promptForResponses, blocks];
 
 // The AI SDK integration: the client comes back as its own type, its tools as the SDK takes them.
