@@ -128,8 +128,11 @@ export type Provenance =
   | "prompt"
   | "sampling";
 
-/** The targets, in order. */
+/** The targets, in order: the crate's table (`test/types.test.mjs` holds `Target` to it). */
 export const TARGETS: readonly Target[];
+
+/** The provenances, in order: the crate's table (`test/types.test.mjs` holds `Provenance` to it). */
+export const PROVENANCES: readonly Provenance[];
 
 /**
  * An error of this package. `kind` names the Rust `ErrorKind` (`"Json"`, `"UnrecognizedMessage"`,

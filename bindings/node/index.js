@@ -13,7 +13,9 @@ const mcp = require("./mcp.js")({
   },
 });
 
-const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
+/** The targets and the provenances, from the crate's tables. */
+const TARGETS = Object.freeze(native.targets());
+const PROVENANCES = Object.freeze(native.provenances());
 
 /** An error of this package: `kind` names the Rust `ErrorKind` ("Json", "UnknownReference", …). */
 class McpAgentViewError extends Error {
@@ -370,6 +372,7 @@ const fetch = {
 module.exports = {
   MAX_INPUT_ROUNDS,
   McpAgentViewError,
+  PROVENANCES,
   Registry,
   TARGETS,
   ToolResult,

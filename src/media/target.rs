@@ -21,8 +21,8 @@ pub enum Provider {
 }
 
 impl Provider {
-    /// Every provider, with the name the CLI and config files use for it.
-    const NAMES: [(Provider, &'static str); 4] = [
+    /// Every provider, with the name the CLI, config files and the bindings use for it.
+    pub const NAMES: [(Provider, &'static str); 4] = [
         (Provider::Neutral, "neutral"),
         (Provider::Anthropic, "anthropic"),
         (Provider::OpenAiChat, "openai-chat"),

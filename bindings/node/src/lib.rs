@@ -252,6 +252,18 @@ pub fn elicitation_of(message: Message) -> Result<String> {
     written(&asked)
 }
 
+/// The targets' names, in the crate's table's order (`Provider::NAMES`).
+#[napi]
+pub fn targets() -> Vec<&'static str> {
+    Provider::NAMES.iter().map(|(_, name)| *name).collect()
+}
+
+/// The provenances' names, in the crate's table's order (`Provenance::NAMES`).
+#[napi]
+pub fn provenances() -> Vec<&'static str> {
+    Provenance::NAMES.iter().map(|(_, name)| *name).collect()
+}
+
 /// How many input rounds one call takes before the host gives up (the crate's bound).
 #[napi(js_name = "maxInputRounds")]
 pub fn max_input_rounds() -> u32 {

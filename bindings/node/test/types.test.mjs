@@ -45,3 +45,19 @@ test("the README's snippets compile under tsc --strict against the SDKs they nam
     rmSync(file, { force: true });
   }
 });
+
+test("the names index.d.ts spells are the crate's tables", () => {
+  const mav = createRequire(import.meta.url)("../index.js");
+  const dts = readFileSync(join(HERE, "..", "index.d.ts"), "utf8");
+  const union = (name) => {
+    const body = dts.match(new RegExp(`export type ${name} =([^;]*);`))[1];
+    return [...body.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  };
+  assert.deepEqual(union("Target"), [...mav.TARGETS]);
+  assert.deepEqual(union("Provenance"), [...mav.PROVENANCES]);
+  assert.equal(mav.TARGETS.length, 4);
+  // Each works, and a name out of the tables is refused.
+  for (const target of mav.TARGETS) mav.convert("[]", new mav.Registry(), { target });
+  for (const provenance of mav.PROVENANCES) mav.history("[]", new mav.Registry(), { provenance });
+  assert.throws(() => mav.convert("[]", new mav.Registry(), { target: "gemini" }), RangeError);
+});

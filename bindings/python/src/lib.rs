@@ -19,7 +19,7 @@ use mcp_agent_view::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 use serde_json::Value;
 
 // Named for the package it is imported from, so that an error pickles (a process pool's
@@ -765,6 +765,12 @@ impl PyFetcher {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
     m.add("MAX_INPUT_ROUNDS", mcp_agent_view::MAX_INPUT_ROUNDS)?;
+    // The names of the crate's tables: what `target=` and `provenance=` take.
+    m.add("TARGETS", PyTuple::new(m.py(), Provider::NAMES.map(|(_, name)| name))?)?;
+    m.add(
+        "PROVENANCES",
+        PyTuple::new(m.py(), Provenance::NAMES.map(|(_, name)| name))?,
+    )?;
     m.add_class::<Registry>()?;
     m.add_class::<ToolResult>()?;
     m.add_function(wrap_pyfunction!(history_text, m)?)?;

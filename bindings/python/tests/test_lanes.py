@@ -294,3 +294,24 @@ def test_a_target_dict_starts_from_its_provider_and_changes_what_goes_as_media()
 def test_a_bad_target_is_one_error_naming_what_is_wrong(target, error, words):
     with pytest.raises(error, match=re.escape(words)):
         mav.tool_result(PDF_RESULT, "t", "i", mav.Registry(), target=target)
+
+
+def test_the_names_the_docs_spell_are_the_crates_tables():
+    """``TARGETS`` and ``PROVENANCES`` come from the crate's tables; the stub's and the
+    ``TargetLike`` docstring's names, and the README's, are those."""
+    import inspect
+
+    from mcp_agent_view import _types
+
+    assert len(mav.TARGETS) == 4 and "anthropic" in mav.TARGETS
+    assert "tool-result" in mav.PROVENANCES and "sampling" in mav.PROVENANCES
+    for target in mav.TARGETS:
+        mav.convert("[]", mav.Registry(), target=target)
+        assert f'``"{target}"``' in inspect.getsource(_types)
+    readme = (ROOT / "bindings" / "python" / "README.md").read_text()
+    for provenance in mav.PROVENANCES:
+        mav.history("[]", mav.Registry(), provenance=provenance)
+        assert f"`{provenance}`" in readme, provenance
+    with pytest.raises(mav.Error) as caught:
+        mav.convert("[]", mav.Registry(), target="gemini")
+    assert all(target in str(caught.value) for target in mav.TARGETS)

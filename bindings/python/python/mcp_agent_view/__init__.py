@@ -21,11 +21,13 @@ from __future__ import annotations
 from typing import Any, List, NamedTuple, Optional
 
 from . import _native, fetch, mcp
-from ._native import Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
+from ._native import PROVENANCES, TARGETS, Error, Registry, ToolResult, tool_call_failed, tool_definitions, tool_result
 from ._native import classify, elicitation, prompt_messages, sampling_request, script, tool_result_messages
 from ._types import TargetLike
 
 __all__ = [
+    "PROVENANCES",
+    "TARGETS",
     "Converted",
     "Error",
     "Registry",
