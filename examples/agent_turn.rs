@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 4. The host fetches under its policy: the connection's origin gets the credential; the
     //    bytes are verified as they arrive (ceiling, type) before anything is shown.
     let policy = FetchPolicy::new()
-        .allow_scheme("http")
+        .allow_scheme("http")?
         .origin(&origin)?
         .bearer(TOKEN)
         .max_bytes(1 << 20);

@@ -517,6 +517,16 @@ fn fetch_refuses_bad_arguments_in_one_line() {
         TWO_REFERENCES,
         "mcp-agent-view: --timeout 0: not a positive number of seconds",
     );
+    fails(
+        &["fetch", "--allow-scheme", "FILE"],
+        TWO_REFERENCES,
+        "mcp-agent-view: --allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR",
+    );
+    fails(
+        &["fetch", "--allow-scheme", "ht tp"],
+        TWO_REFERENCES,
+        "mcp-agent-view: --allow-scheme: not a scheme: ht tp",
+    );
 }
 
 /// Inputs beyond the vectors for the test below: numbers spelt as no library writes them again,

@@ -18,6 +18,16 @@ use proptest::prelude::*;
 use serde_json::json;
 use sha2::Digest as _;
 
+/// A policy that allows `http` besides `https`.
+fn http_policy() -> FetchPolicy {
+    FetchPolicy::new().allow_scheme("http").unwrap()
+}
+
+/// A policy that allows `data` besides `https`.
+fn data_policy() -> FetchPolicy {
+    FetchPolicy::new().allow_scheme("data").unwrap()
+}
+
 fn record(uri: &str) -> ReferenceRecord {
     ReferenceRecord {
         id: "ref_0000000000001".into(),
@@ -64,8 +74,15 @@ fn only_https_unless_named() {
             "refused: the uri's scheme is not allowed (allowed: https)"
         );
     }
-    let named = FetchPolicy::new().allow_scheme("HTTP");
+    let named = FetchPolicy::new().allow_scheme("HTTP").unwrap();
     assert!(named.plan(&record("http://files.example.com/a")).is_ok());
+    // What is no scheme is an error, cleaned.
+    for bad in ["", "ht tp", "1http", "http:", "h\u{202e}x"] {
+        let err = FetchPolicy::new().allow_scheme(bad).unwrap_err();
+        assert_eq!(err.kind(), mcp_agent_view::ErrorKind::Policy, "{bad:?}");
+        assert!(err.to_string().starts_with("not a scheme"), "{err}");
+        assert!(!err.to_string().contains('\u{202e}'), "{err}");
+    }
     assert_eq!(refused(&policy, &record("not a uri")), Refusal::BadUri);
 }
 
@@ -145,7 +162,7 @@ fn the_credential_goes_to_the_dialed_origin_only() {
 
 #[test]
 fn addresses_that_are_not_public_are_refused_unless_named() {
-    let policy = FetchPolicy::new().allow_scheme("http");
+    let policy = http_policy();
     for uri in [
         "http://127.0.0.1/a",
         "http://[::1]/a",
@@ -161,18 +178,12 @@ fn addresses_that_are_not_public_are_refused_unless_named() {
     ] {
         assert_eq!(refused(&policy, &record(uri)), Refusal::NotPublic, "{uri}");
     }
-    let named = FetchPolicy::new()
-        .allow_scheme("http")
-        .allow_origin("http://127.0.0.1:8080")
-        .unwrap();
+    let named = http_policy().allow_origin("http://127.0.0.1:8080").unwrap();
     let plan = named.plan(&record("http://127.0.0.1:8080/a")).unwrap();
     assert!(!plan.public_only && plan.bearer.is_none());
     assert_eq!(refused(&named, &record("http://127.0.0.1:8081/a")), Refusal::NotPublic);
     // The dialed origin is named by being dialed.
-    let dialed = FetchPolicy::new()
-        .allow_scheme("http")
-        .origin("http://127.0.0.1:9")
-        .unwrap();
+    let dialed = http_policy().origin("http://127.0.0.1:9").unwrap();
     assert!(dialed.plan(&record("http://127.0.0.1:9/a")).is_ok());
     // A name that resolves is judged on its addresses: the plan tells the transport.
     let plan = policy.plan(&record("http://files.example.com/a")).unwrap();
@@ -331,7 +342,7 @@ fn registered(block: &serde_json::Value) -> (ReferenceRegistry, String) {
 
 #[test]
 fn the_tool_answers_with_content_as_classify_shows_an_embedded_resource() {
-    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data"));
+    let fetcher = Fetcher::new(data_policy());
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
     let (registry, id) = data_reference(png, "application/octet-stream", None);
     let answer = fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::anthropic());
@@ -351,7 +362,7 @@ fn the_tool_answers_with_content_as_classify_shows_an_embedded_resource() {
 fn a_never_reference_is_fetched_for_the_host_and_its_bytes_never_reach_the_model() {
     let dir = std::env::temp_dir().join(format!("mav-never-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(&dir);
+    let fetcher = Fetcher::new(data_policy()).save_dir(&dir);
     let (registry, id) = data_reference(b"RIFF0000WAVEpayload", "audio/wav", Some("never"));
     let answer = fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::anthropic());
     assert!(!answer.is_error);
@@ -598,8 +609,7 @@ fn a_fetch_ends_at_its_timeout() {
     let (origin, _, _) = serve(|_, _, _| None);
     let started = std::time::Instant::now();
     let (registry, id) = link_registry(&format!("{origin}/slow"));
-    let policy = FetchPolicy::new()
-        .allow_scheme("http")
+    let policy = http_policy()
         .origin(&origin)
         .unwrap()
         .timeout(Duration::from_millis(300));
@@ -621,7 +631,7 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
     for (hops, requests) in [(None, 4), (Some(1), 2), (Some(0), 1)] {
         let (origin, count, _) = serve(redirect);
         let (registry, id) = link_registry(&format!("{origin}/start"));
-        let mut policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        let mut policy = http_policy().origin(&origin).unwrap();
         if let Some(hops) = hops {
             policy = policy.max_redirects(hops);
         }
@@ -642,7 +652,7 @@ fn redirects_within_the_origin_are_followed_up_to_the_limit() {
         })
     });
     let (registry, id) = link_registry(&format!("{origin}/here"));
-    let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+    let policy = http_policy().origin(&origin).unwrap();
     assert_eq!(Fetcher::new(policy).fetch(&registry, &id).unwrap().bytes, b"there");
 }
 
@@ -744,13 +754,7 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
             ))
         });
         let (registry, id) = link_registry(&format!("{origin}/a"));
-        let dialed = || {
-            FetchPolicy::new()
-                .allow_scheme("http")
-                .origin(&origin)
-                .unwrap()
-                .bearer("s3cret")
-        };
+        let dialed = || http_policy().origin(&origin).unwrap().bearer("s3cret");
         // The other origin is loopback and not named: refused at its address.
         assert_eq!(
             Fetcher::new(dialed()).fetch(&registry, &id).unwrap_err(),
@@ -781,7 +785,7 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
             Some(format!("HTTP/1.1 302 Found\r\nLocation: http://u:p@127.0.0.1:{port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
         });
         let (registry, id) = link_registry(&format!("{origin}/a"));
-        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        let policy = http_policy().origin(&origin).unwrap();
         assert_eq!(
             Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
             Refusal::Userinfo
@@ -810,12 +814,7 @@ fn redirects_out_of_the_origin_carry_no_credential_and_none_carries_userinfo() {
             format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         let (origin, count, _) = serve(move |_, _, _| Some(answer.clone()));
         let (registry, id) = link_registry(&format!("{origin}/a"));
-        let policy = FetchPolicy::new()
-            .allow_scheme("http")
-            .allow_scheme("file")
-            .allow_scheme("data")
-            .origin(&origin)
-            .unwrap();
+        let policy = http_policy().allow_scheme("data").unwrap().origin(&origin).unwrap();
         assert_eq!(
             Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
             refusal,
@@ -1051,19 +1050,20 @@ fn files_are_read_only_under_the_directory_the_host_names() {
             claimed: None
         }
     );
-    // Without the directory, `file:` is refused, and naming the scheme does not allow it.
-    for policy in [
-        FetchPolicy::new(),
-        FetchPolicy::new().allow_scheme("file").allow_scheme("FILE"),
-    ] {
-        let refusal = fetch_file(policy, &shared.join("notes.txt")).unwrap_err();
-        assert_eq!(
-            refusal,
-            Refusal::Scheme {
-                allowed: vec!["https".into()]
-            }
-        );
+    // Without the directory, `file:` is refused, and naming the scheme is an error naming the
+    // way files are allowed.
+    for scheme in ["file", "FILE"] {
+        let err = FetchPolicy::new().allow_scheme(scheme).unwrap_err();
+        assert_eq!(err.kind(), mcp_agent_view::ErrorKind::Policy);
+        assert!(err.to_string().contains("allow_files_under"), "{err}");
     }
+    let refusal = fetch_file(FetchPolicy::new(), &shared.join("notes.txt")).unwrap_err();
+    assert_eq!(
+        refusal,
+        Refusal::Scheme {
+            allowed: vec!["https".into()]
+        }
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1088,7 +1088,7 @@ fn saving_never_writes_through_a_planted_link() {
         std::os::unix::fs::symlink(&victim, save_dir.join(partial)).unwrap();
     }
     std::os::unix::fs::symlink(&victim, save_dir.join(&name)).unwrap();
-    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(&save_dir);
+    let fetcher = Fetcher::new(data_policy()).save_dir(&save_dir);
     let done = fetcher.fetch(&registry, &id).unwrap();
     assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
     let saved = save_dir.join(&name);
@@ -1161,7 +1161,7 @@ fn every_content_encoding_line_counts() {
             }
         });
         let (registry, id) = link_registry(&format!("{origin}/a"));
-        let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+        let policy = http_policy().origin(&origin).unwrap();
         let got = Fetcher::new(policy).fetch(&registry, &id).map(|f| f.bytes);
         assert_eq!(got, outcome, "{head:?}");
     }
@@ -1184,10 +1184,7 @@ fn a_safety_field_that_cannot_be_read_refuses_the_fetch() {
         }
         let (registry, id) = registered(&block);
         let record = registry.lookup(&id).unwrap();
-        (
-            Fetcher::new(FetchPolicy::new().allow_scheme("data")).fetch(&registry, &id),
-            record,
-        )
+        (Fetcher::new(data_policy()).fetch(&registry, &id), record)
     };
     let (ok, _) = fetch(json!({"digest": format!("sha256:{good}")}));
     assert!(ok.unwrap().verified().digest_verified);
@@ -1235,7 +1232,7 @@ fn a_redirect_adding_a_user_name_alone_is_refused() {
         Some(format!("HTTP/1.1 302 Found\r\nLocation: http://u@127.0.0.1:{port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
     });
     let (registry, id) = link_registry(&format!("{origin}/a"));
-    let policy = FetchPolicy::new().allow_scheme("http").origin(&origin).unwrap();
+    let policy = http_policy().origin(&origin).unwrap();
     assert_eq!(
         Fetcher::new(policy).fetch(&registry, &id).unwrap_err(),
         Refusal::Userinfo
@@ -1363,9 +1360,7 @@ fn a_link_is_read_from_its_server_and_a_bulk_reference_by_its_scheme() {
 fn data_uris_are_read_as_rfc_2397_writes_them() {
     let fetch = |uri: &str| {
         let (registry, id) = registered(&json!({"type": "resource", "uri": uri, "name": "n"}));
-        let fetched = Fetcher::new(FetchPolicy::new().allow_scheme("data"))
-            .fetch(&registry, &id)
-            .unwrap();
+        let fetched = Fetcher::new(data_policy()).fetch(&registry, &id).unwrap();
         (
             String::from_utf8(fetched.bytes.clone()).unwrap(),
             fetched.verified().mime_type.clone(),

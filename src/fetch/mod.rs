@@ -21,7 +21,7 @@
 //! let id = &text[1..18];
 //!
 //! // The model calls the tool with the id it read; the host answers.
-//! let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data"));
+//! let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")?);
 //! let call = serde_json::json!({"ref_id": id});
 //! let answer = fetch_reference(&call, "toolu_1", &registry, &fetcher, &Target::anthropic());
 //! assert!(!answer.is_error);

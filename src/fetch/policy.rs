@@ -104,16 +104,30 @@ impl FetchPolicy {
         self.max_bytes
     }
 
-    /// Allows a scheme besides `https` (`http`, `data`, …), lowercase. `file` is not
-    /// allowed this way: only by [`FetchPolicy::allow_files_under`], which names the directory
-    /// files may come from.
-    #[must_use]
-    pub fn allow_scheme(mut self, scheme: &str) -> Self {
+    /// Allows a scheme besides `https` (`http`, `data`, …), in any case. Fails with
+    /// [`ErrorKind::Policy`](crate::ErrorKind::Policy) for `file`, which only
+    /// [`FetchPolicy::allow_files_under`] allows (it names the directory files may come from),
+    /// and for what is no scheme (a letter, then letters, digits, `+`, `-`, `.`). The CLI and
+    /// both packages give their users this check and its words.
+    pub fn allow_scheme(mut self, scheme: &str) -> Result<Self, crate::error::Error> {
+        let refused = |why: String| Err(crate::error::Error::new(crate::error::ErrorKind::Policy, why));
+        let bytes = scheme.as_bytes();
+        let well_formed = bytes.first().is_some_and(u8::is_ascii_alphabetic)
+            && bytes.len() <= 32
+            && bytes
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        if !well_formed {
+            return refused(format!("not a scheme: {}", shown(scheme)));
+        }
         let scheme = scheme.to_ascii_lowercase();
-        if scheme != "file" && !self.schemes.contains(&scheme) {
+        if scheme == "file" {
+            return refused("file: is allowed only under a directory, which allow_files_under names".to_owned());
+        }
+        if !self.schemes.contains(&scheme) {
             self.schemes.push(scheme);
         }
-        self
+        Ok(self)
     }
 
     /// The origin the connection was dialed to (`https://host:port`): the one origin that gets

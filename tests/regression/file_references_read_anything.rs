@@ -19,12 +19,12 @@ fn fetch(policy: FetchPolicy, uri: &str) -> Result<Vec<u8>, Refusal> {
 
 #[test]
 fn no_file_is_read_but_a_regular_one_under_the_named_directory() {
-    // Without a directory named, file: is refused, even where the scheme is named.
-    let named = FetchPolicy::new().allow_scheme("file");
+    // Without a directory named, file: is refused, and naming the scheme is an error.
     assert!(matches!(
-        fetch(named, "file:///proc/self/environ"),
+        fetch(FetchPolicy::new(), "file:///proc/self/environ"),
         Err(Refusal::Scheme { .. })
     ));
+    assert!(FetchPolicy::new().allow_scheme("file").is_err());
     // Under `/` the kernel's own files are still refused, and so are devices.
     for uri in [
         "file:///proc/self/environ",

@@ -14,7 +14,7 @@ fn a_refusal_names_what_is_allowed_and_no_part_of_the_uri() {
         panic!("a reference")
     };
     let id = registry.register(&reference);
-    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("http"));
+    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("http").unwrap());
     let answer = fetch_reference(&json!({"ref_id": id}), "t", &registry, &fetcher, &Target::anthropic());
     let text = answer.content[0].as_text().unwrap();
     assert_eq!(

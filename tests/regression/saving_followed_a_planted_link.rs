@@ -22,7 +22,7 @@ fn a_link_at_the_old_partial_name_is_never_written_through() {
         .join("saved")
         .join(format!(".{id}.txt.{}.partial", std::process::id()));
     std::os::unix::fs::symlink(dir.join("victim"), &planted).unwrap();
-    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data")).save_dir(dir.join("saved"));
+    let fetcher = Fetcher::new(FetchPolicy::new().allow_scheme("data").unwrap()).save_dir(dir.join("saved"));
     fetcher.fetch(&registry, &id).unwrap();
     assert_eq!(std::fs::read_to_string(dir.join("victim")).unwrap(), "keep");
     assert_eq!(

@@ -16,7 +16,7 @@ fn fetch(field: &str, value: Value) -> Result<(), Refusal> {
         panic!("a reference")
     };
     let id = registry.register(&reference);
-    Fetcher::new(FetchPolicy::new().allow_scheme("data"))
+    Fetcher::new(FetchPolicy::new().allow_scheme("data").unwrap())
         .fetch(&registry, &id)
         .map(|_| ())
 }

@@ -376,12 +376,7 @@ impl Fetcher {
             policy = policy.cross_origin_redirects(follow);
         }
         for scheme in strings("allowSchemes") {
-            if scheme.eq_ignore_ascii_case("file") {
-                return Err(invalid(
-                    "file: is allowed by allowFilesUnder, which names the directory",
-                ));
-            }
-            policy = policy.allow_scheme(&scheme);
+            policy = policy.allow_scheme(&scheme).map_err(|e| error(&e))?;
         }
         if let Some(origin) = settings.get("origin").and_then(Value::as_str) {
             policy = policy.origin(origin).map_err(|e| error(&e))?;

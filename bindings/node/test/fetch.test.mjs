@@ -105,7 +105,9 @@ test("the main thread runs on while a fetch waits", async () => {
 
 test("policy settings are checked; the tool definition takes every shape", () => {
   assert.throws(() => new mav.fetch.Fetcher({ origin: "not a url" }), { kind: "Policy" });
-  assert.throws(() => new mav.fetch.Fetcher({ allowSchemes: ["file"] }), TypeError);
+  // The crate's own check, one for the CLI and both packages: files only under allowFilesUnder.
+  assert.throws(() => new mav.fetch.Fetcher({ allowSchemes: ["file"] }), { kind: "Policy", message: /allow_files_under/ });
+  assert.throws(() => new mav.fetch.Fetcher({ allowSchemes: ["ht tp"] }), { kind: "Policy", message: /not a scheme/ });
   assert.throws(() => new mav.fetch.Fetcher({ timeoutMs: -1 }), TypeError);
   assert.throws(() => new mav.fetch.Fetcher({ maxBytes: 1.5 }), TypeError);
   assert.equal(new mav.fetch.Fetcher({ maxBytes: 10 }).maxBytes, 10);

@@ -681,12 +681,7 @@ impl Policy {
             .max_redirects(max_redirects)
             .cross_origin_redirects(cross_origin_redirects);
         for scheme in &allow_schemes {
-            if scheme.eq_ignore_ascii_case("file") {
-                return Err(PyValueError::new_err(
-                    "file: is allowed by allow_files_under, which names the directory",
-                ));
-            }
-            policy = policy.allow_scheme(scheme);
+            policy = policy.allow_scheme(scheme).map_err(|e| error(py, &e))?;
         }
         if let Some(origin) = origin {
             policy = policy.origin(origin).map_err(|e| error(py, &e))?;

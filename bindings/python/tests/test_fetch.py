@@ -132,8 +132,11 @@ def test_policy_arguments_are_checked():
     with pytest.raises(mav.Error) as bad:
         fetch.Policy(origin="not a url")
     assert bad.value.kind == "Policy"
-    with pytest.raises(ValueError, match="allow_files_under"):
+    with pytest.raises(mav.Error, match="allow_files_under") as bad:
         fetch.Policy(allow_schemes=["file"])
+    assert bad.value.kind == "Policy"
+    with pytest.raises(mav.Error, match="not a scheme"):
+        fetch.Policy(allow_schemes=["ht tp"])
     with pytest.raises(ValueError, match="seconds"):
         fetch.Policy(timeout=-1)
     assert "secret" not in repr(fetch.Policy(bearer="secret"))

@@ -135,12 +135,13 @@ fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
         .max_bytes(args.max_bytes)
         .timeout(Duration::from_secs_f64(args.timeout.min(86_400.0)));
     for scheme in &args.allow_scheme {
-        if scheme.eq_ignore_ascii_case("file") {
-            return Err(
-                "--allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR".to_owned(),
-            );
-        }
-        policy = policy.allow_scheme(scheme);
+        policy = policy.allow_scheme(scheme).map_err(|e| {
+            if scheme.eq_ignore_ascii_case("file") {
+                "--allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR".to_owned()
+            } else {
+                format!("--allow-scheme: {e}")
+            }
+        })?;
     }
     if let Some(dir) = &args.allow_files_under {
         if !dir.is_dir() {
