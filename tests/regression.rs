@@ -2,6 +2,8 @@
 
 mod common;
 
+#[path = "regression/a_result_that_was_no_message_reached_the_history.rs"]
+mod a_result_that_was_no_message_reached_the_history;
 #[path = "regression/a_second_content_encoding_was_ignored.rs"]
 mod a_second_content_encoding_was_ignored;
 #[path = "regression/an_empty_turn_made_an_empty_message.rs"]

@@ -204,8 +204,11 @@ fn walk_object_decided<'a, S: Sink<'a>>(
         if streams && *name != container {
             continue;
         }
-        // Of a result and params, the one the message is (a response's result first).
+        // Of a result and params, the one the message is (a response's result first); neither
+        // where the object is no JSON-RPC message, whose own container the message is (as
+        // `decide` keeps no result then).
         if *name == b"params" && at(b"result").is_some()
+            || matches!(*name, b"result" | b"params") && !container.is_empty()
             || *name == b"payload" && !container.is_empty() && at(container).is_some()
         {
             continue;
