@@ -5,11 +5,12 @@
 // names the fetch tool in its stubs when there is one). `fetcher`: a `fetch.Fetcher`; with it the
 // framework gets one more tool, the registry's fetch tool (`fetch_reference` unless the registry
 // names another), which opens a stub's reference under the fetcher's policy and answers as the
-// MCP tools do.
+// MCP tools do. `onInput`: answers what a server asks before it answers (revision 2026-07-28),
+// as `mcp.callTool` takes it (`mcp.answerPlainly` by default).
 
 const mav = require("./index.js");
 
-/** `{ registry, fetcher, tool }` from `view`'s options; `tool` is the neutral definition or undefined. */
+/** `{ registry, fetcher, tool, onInput }` from `view`'s options; `tool` is the neutral definition or undefined. */
 function options(given) {
   if (given !== undefined && (given === null || typeof given !== "object")) {
     throw new TypeError("options is an object, or missing");
@@ -21,7 +22,11 @@ function options(given) {
   const registry = given?.registry ?? new mav.Registry(fetcher ? { fetchTool: "fetch_reference" } : undefined);
   if (!(registry instanceof mav.Registry)) throw new TypeError("options.registry is a Registry");
   const tool = fetcher ? mav.fetch.toolDefinition("neutral", registry.fetchTool ?? "fetch_reference") : undefined;
-  return { registry, fetcher, tool };
+  const onInput = given?.onInput;
+  if (onInput !== undefined && typeof onInput !== "function") {
+    throw new TypeError("options.onInput is a function (method, params) => result");
+  }
+  return { registry, fetcher, tool, onInput };
 }
 
 /** The fetch tool's answer to `input`, a neutral `ToolResult`. */

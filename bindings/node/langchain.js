@@ -34,13 +34,13 @@ const VIEWED = Symbol.for("mcp-agent-view.langchain.viewed");
 
 /**
  * @param {object} client a `MultiServerMCPClient` of `@langchain/mcp-adapters`
- * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher }} [options]
+ * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher, onInput?: Function }} [options]
  */
 function view(client, options) {
   if (client === null || typeof client !== "object" || typeof client.initializeConnections !== "function" || typeof client.getClient !== "function") {
     throw new TypeError("view takes a MultiServerMCPClient of @langchain/mcp-adapters");
   }
-  const { registry, fetcher, tool } = fetchTool.options(options);
+  const { registry, fetcher, tool, onInput } = fetchTool.options(options);
   if (client[VIEWED]) return client;
 
   // `getTools` and `getClient` open the connections through `initializeConnections`: every tool
@@ -54,7 +54,7 @@ function view(client, options) {
     try {
       for (const server of Object.keys(byServer)) {
         patchClass(await client.getClient(server));
-        for (const tool of byServer[server]) viewTool(tool, registry);
+        for (const tool of byServer[server]) viewTool(tool, registry, onInput);
       }
     } finally {
       opening = false;
@@ -118,7 +118,7 @@ function patchClass(sdkClient) {
 
 /** The call made raw and shown, as a result of the blocks the adapter converts right. */
 async function answer(sdkClient, call, params, options) {
-  const raw = await mcp.callTool(sdkClient, params.name, params.arguments ?? {}, options);
+  const raw = await mcp.callTool(sdkClient, params.name, params.arguments ?? {}, { ...options, onInput: call.onInput });
   const shown = mav.toolResult(raw, { name: params.name, toolUseId: call.tool, registry: call.registry, target: "neutral" });
   call.shown = shown;
   call.structured = raw?.structuredContent;
@@ -134,11 +134,11 @@ async function answer(sdkClient, call, params, options) {
 }
 
 /** `tool`'s calls made in a scope `answer` reads; documents moved to the content. */
-function viewTool(tool, registry) {
+function viewTool(tool, registry, onInput) {
   if (tool[VIEWED] || typeof tool.func !== "function") return;
   const func = tool.func;
   tool.func = async (...args) => {
-    const call = { tool: tool.name, registry, documents: new Set(), shown: undefined, structured: undefined };
+    const call = { tool: tool.name, registry, onInput, documents: new Set(), shown: undefined, structured: undefined };
     const out = await scope.run(call, () => func.apply(tool, args));
     return call.shown === undefined || !Array.isArray(out) || out.length !== 2 ? out : settle(out, call);
   };

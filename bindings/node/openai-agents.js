@@ -26,13 +26,13 @@ const fetchTool = require("./fetch-tool.js");
 
 /**
  * @param {object} server an `MCPServerStdio`, `MCPServerStreamableHttp` or `MCPServerSSE`
- * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher }} [options]
+ * @param {{ registry?: import("./index.js").Registry, fetcher?: import("./index.js").fetch.Fetcher, onInput?: Function }} [options]
  */
 function view(server, options) {
   if (server === null || typeof server !== "object" || typeof server.callTool !== "function" || typeof server.connect !== "function") {
     throw new TypeError("view takes an MCP server of @openai/agents (MCPServerStdio, MCPServerStreamableHttp, MCPServerSSE)");
   }
-  const { registry, fetcher, tool } = fetchTool.options(options);
+  const { registry, fetcher, tool, onInput } = fetchTool.options(options);
   const unviewed = server.callToolResult?.bind(server) ?? server.callTool.bind(server);
 
   async function callToolResult(toolName, args, meta, callOptions) {
@@ -42,7 +42,7 @@ function view(server, options) {
     } else {
       const client = server.underlying?.session ?? server.session;
       if (!client) return unviewed(toolName, args, meta, callOptions); // the SDK's own "not connected"
-      const raw = await mcp.callTool(client, toolName, args ?? {}, callOptions?.signal ? { signal: callOptions.signal } : undefined);
+      const raw = await mcp.callTool(client, toolName, args ?? {}, { signal: callOptions?.signal, onInput });
       shown = mav.toolResult(raw, { name: toolName, toolUseId: toolName, registry, target: "openai-responses" });
     }
     if (shown.isError) {

@@ -10,6 +10,9 @@ import { Agent, MCPServerStdio, Usage, run as runAgent, setTracingDisabled } fro
 const { view } = createRequire(import.meta.url)("../openai-agents.js");
 const { fetch: fetching } = createRequire(import.meta.url)("../index.js");
 const SERVER = fileURLToPath(new URL("./support/framework-server.mjs", import.meta.url));
+// A server that asks in its results whatever revision the client speaks (the SDK 1.x client of
+// @openai/agents declares no sampling, which the official SDK 2.x server would hold against it).
+const ASKING = fileURLToPath(new URL("../../../tests/support/asking-server.mjs", import.meta.url));
 setTracingDisabled(true);
 
 const EXPECTED = {
@@ -163,4 +166,29 @@ test("view takes an MCP server of @openai/agents, and names what else it was giv
   assert.throws(() => view(server, null), { name: "TypeError", message: /options is an object/ });
   assert.throws(() => view(server, { registry: 5 }), { name: "TypeError", message: /options.registry is a Registry/ });
   assert.throws(() => view(server, { fetcher: {} }), { name: "TypeError", message: /options.fetcher is a fetch.Fetcher/ });
+});
+
+test("a server that asks first is answered by onInput, and plainly without it", async () => {
+  const asked = [];
+  const onInput = (method) => {
+    asked.push(method);
+    return method === "sampling/createMessage"
+      ? { role: "assistant", content: { type: "text", text: "Paris" }, model: "m", stopReason: "endTurn" }
+      : undefined;
+  };
+  const run = async (options) => {
+    const server = view(new MCPServerStdio({ command: process.execPath, args: [ASKING], name: "asking" }), options);
+    await server.connect();
+    try {
+      return await server.callTool("ask_model", {});
+    } finally {
+      await server.close();
+    }
+  };
+  const answered = await run({ onInput });
+  assert.deepEqual(asked, ["sampling/createMessage"]);
+  assert.deepEqual(answered.map((block) => block.text), ["The model said: Paris"]);
+  const plain = await run();
+  assert.match(plain[0].text, /sampling\/createMessage.*does not answer/);
+  assert.throws(() => view(new MCPServerStdio({ command: process.execPath, args: [ASKING] }), { onInput: 5 }), TypeError);
 });

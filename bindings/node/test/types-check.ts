@@ -98,7 +98,9 @@ import { view as viewOpenAiAgents } from "mcp-agent-view/openai-agents";
 import { Agent, MCPServerStdio } from "@openai/agents";
 
 export async function openAiAgents(): Promise<Agent> {
-  const server: MCPServerStdio = viewOpenAiAgents(new MCPServerStdio({ command: "node", args: ["server.mjs"] }));
+  const server: MCPServerStdio = viewOpenAiAgents(new MCPServerStdio({ command: "node", args: ["server.mjs"] }), {
+    onInput: (method) => (method === "roots/list" ? { roots: [] } : undefined),
+  });
   await server.connect();
   return new Agent({ name: "assistant", mcpServers: [server] });
 }

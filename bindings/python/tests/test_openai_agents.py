@@ -22,6 +22,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 from mcp_agent_view.integrations.openai_agents import view  # noqa: E402
 
 SERVER = str(Path(__file__).with_name("framework_server.py"))
+ASKING = str(Path(__file__).with_name("asking_server.py"))
 
 EXPECTED = {
     "embedded_text": (["The notes say 42."], []),
@@ -184,3 +185,32 @@ def test_with_a_fetcher_the_model_opens_a_link_through_the_fetch_tool() -> None:
     assert "tool returned an error" in refused and "fetch_reference failed: unknown reference" in refused, refused
     for shown in (stub, fetched, refused):
         assert "data:text" not in shown, shown
+
+
+def test_a_server_that_asks_first_is_answered_by_on_input() -> None:
+    """A 2026-07-28 server (the official SDK's, ``asking_server.py``) asks the client's model
+    before it answers: ``on_input`` answers, and the call completes; without it the package
+    answers plainly (no sampling), and the model reads why the call failed."""
+    asked: List[str] = []
+
+    def on_input(method: str, params: Dict[str, Any]) -> Any:
+        asked.append(method)
+        if method == "sampling/createMessage":
+            return {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}
+        return None
+
+    async def run(**options: Any) -> Any:
+        server = view(MCPServerStdio(params={"command": sys.executable, "args": [ASKING]}), **options)
+        await server.connect()
+        try:
+            return await server.call_tool("ask_model", {})
+        finally:
+            await server.cleanup()
+
+    answered = anyio.run(lambda: run(on_input=on_input))
+    assert asked == ["sampling/createMessage"]
+    assert [block.text for block in answered.content] == ["The model said: Paris"]
+    plain = anyio.run(lambda: run())
+    assert "sampling/createMessage" in plain.content[0].text and "does not answer" in plain.content[0].text
+    with pytest.raises(TypeError, match="on_input"):
+        view(MCPServerStdio(params={"command": sys.executable, "args": [ASKING]}), on_input=5)  # type: ignore[arg-type]

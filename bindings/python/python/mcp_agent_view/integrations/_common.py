@@ -28,16 +28,22 @@ def require(module: str, extra: str) -> ModuleType:
 
 class Options(NamedTuple):
     """``view``'s options read: the ``registry`` (one of its own unless given, naming the fetch
-    tool in its stubs when there is a fetcher), the ``fetcher``, and the fetch tool's neutral
-    definition (``name``, ``description``, ``inputSchema``) where there is one."""
+    tool in its stubs when there is a fetcher), the ``fetcher``, the fetch tool's neutral
+    definition (``name``, ``description``, ``inputSchema``) where there is one, and ``on_input``,
+    which answers what a server asks before it answers (``mcp.answer_plainly`` unless given)."""
 
     registry: Registry
     fetcher: Optional[Fetcher]
     fetch_tool: Optional[Dict[str, Any]]
+    on_input: mcp.OnInput = mcp.answer_plainly
 
 
-def options(registry: Optional[Registry], fetcher: Optional[Fetcher]) -> Options:
+def options(registry: Optional[Registry], fetcher: Optional[Fetcher], on_input: Optional[mcp.OnInput] = None) -> Options:
     """The options every ``view`` takes, checked: a wrong type is a ``TypeError`` naming it."""
+    if on_input is None:
+        on_input = mcp.answer_plainly
+    elif not callable(on_input):
+        raise TypeError(f"on_input is a function (method, params) -> result, got {type(on_input).__name__}")
     if fetcher is not None and not isinstance(fetcher, Fetcher):
         raise TypeError(f"fetcher is a mcp_agent_view.fetch.Fetcher, got {type(fetcher).__name__}")
     if registry is None:
@@ -45,8 +51,9 @@ def options(registry: Optional[Registry], fetcher: Optional[Fetcher]) -> Options
     elif not isinstance(registry, Registry):
         raise TypeError(f"registry is a mcp_agent_view.Registry, got {type(registry).__name__}")
     if fetcher is None:
-        return Options(registry, None, None)
-    return Options(registry, fetcher, fetch_tool_definition("neutral", registry.fetch_tool or "fetch_reference"))
+        return Options(registry, None, None, on_input)
+    definition = fetch_tool_definition("neutral", registry.fetch_tool or "fetch_reference")
+    return Options(registry, fetcher, definition, on_input)
 
 
 class Shown(NamedTuple):
@@ -68,10 +75,16 @@ class Shown(NamedTuple):
 
 
 async def call(
-    session: Any, name: str, arguments: Optional[Mapping[str, Any]], registry: Registry, target: TargetLike = "neutral"
+    session: Any,
+    name: str,
+    arguments: Optional[Mapping[str, Any]],
+    registry: Registry,
+    target: TargetLike = "neutral",
+    on_input: mcp.OnInput = mcp.answer_plainly,
 ) -> Shown:
-    """``tools/call`` through ``session`` (either SDK line), the answer taken as sent and shown."""
-    raw = await mcp.call_tool(session, name, arguments)
+    """``tools/call`` through ``session`` (either SDK line), the answer taken as sent and shown;
+    what the server asks first (revision 2026-07-28) answered by ``on_input``."""
+    raw = await mcp.call_tool(session, name, arguments, on_input=on_input)
     shown = tool_result(raw, name, name, registry, target=target)
     structured = raw.get("structuredContent")
     return Shown(

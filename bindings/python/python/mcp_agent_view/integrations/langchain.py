@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Awaitable, Callable, Dict, List, Optional, cast
 
 from .._native import Fetcher, Registry
+from ..mcp import OnInput
 from ._common import Options, Shown, call, fetch, options, require
 
 require("langchain_mcp_adapters", "langchain")
@@ -47,18 +48,23 @@ _NO_URI = "mcp-agent-view:blob"
 
 
 def view(
-    client: MultiServerMCPClient, *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None
+    client: MultiServerMCPClient,
+    *,
+    registry: Optional[Registry] = None,
+    fetcher: Optional[Fetcher] = None,
+    on_input: Optional[OnInput] = None,
 ) -> MultiServerMCPClient:
     """A client like ``client`` whose tools' results are shown as this package shows them.
     ``registry`` holds the references their results name (one of its own unless given); with
-    ``fetcher`` the model can open them through the fetch tool."""
+    ``fetcher`` the model can open them through the fetch tool; ``on_input`` answers what a
+    server asks before it answers (``mcp.answer_plainly`` unless given)."""
     if not isinstance(client, MultiServerMCPClient):
         raise TypeError(f"view takes a langchain_mcp_adapters MultiServerMCPClient, got {type(client).__name__}")
-    settings = options(registry, fetcher)
+    settings = options(registry, fetcher, on_input)
     return ViewedClient(
         client.connections,
         callbacks=client.callbacks,
-        tool_interceptors=[*client.tool_interceptors, Interceptor(client, settings.registry)],
+        tool_interceptors=[*client.tool_interceptors, Interceptor(client, settings)],
         tool_name_prefix=client.tool_name_prefix,
         handle_tool_errors=True,
         options=settings,
@@ -113,9 +119,9 @@ def _block(block: Dict[str, Any]) -> Any:
 class Interceptor:
     """The innermost tool interceptor: the call made raw, its result shown."""
 
-    def __init__(self, client: MultiServerMCPClient, registry: Registry) -> None:
+    def __init__(self, client: MultiServerMCPClient, settings: Options) -> None:
         self.client = client
-        self.registry = registry
+        self.settings = settings
 
     async def __call__(self, request: MCPToolCallRequest, handler: Callable[..., Awaitable[Any]]) -> Any:
         connection: Dict[str, Any] = dict(self.client.connections[request.server_name])
@@ -126,7 +132,7 @@ class Interceptor:
         )
         async with create_session(cast(Any, connection), mcp_callbacks=callbacks) as session:
             await session.initialize()
-            shown = await call(session, request.name, request.args, self.registry)
+            shown = await call(session, request.name, request.args, self.settings.registry, on_input=self.settings.on_input)
         return result_of(shown)
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from .._native import Fetcher, Registry, tool_result_messages
+from ..mcp import OnInput
 from ._common import Shown, call, fetch, options, require
 
 require("agents", "openai-agents")
@@ -44,14 +45,21 @@ TARGET: Mapping[str, Any] = {"provider": "neutral", "pdf": False, "audio": [], "
 as their markers."""
 
 
-def view(server: MCPServer, *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None) -> MCPServer:
+def view(
+    server: MCPServer,
+    *,
+    registry: Optional[Registry] = None,
+    fetcher: Optional[Fetcher] = None,
+    on_input: Optional[OnInput] = None,
+) -> MCPServer:
     """``server`` with its tool calls answered by this package. ``registry`` holds the
     references its results name (one of its own unless given); with ``fetcher`` the model can
-    open them through the fetch tool. There is no ``target``: the SDK converts the result for
-    its model itself, from text and images only (``TARGET``)."""
+    open them through the fetch tool; ``on_input`` answers what a server asks before it answers
+    (``mcp.answer_plainly`` unless given). There is no ``target``: the SDK converts the result
+    for its model itself, from text and images only (``TARGET``)."""
     if not isinstance(server, MCPServer):
         raise TypeError(f"view takes an agents.mcp.MCPServer, got {type(server).__name__}")
-    settings = options(registry, fetcher)
+    settings = options(registry, fetcher, on_input)
     unviewed = server.call_tool
     fetch_tool = settings.fetch_tool
 
@@ -64,7 +72,7 @@ def view(server: MCPServer, *, registry: Optional[Registry] = None, fetcher: Opt
         if session is None:
             # The server's own error for a call before connect().
             return await unviewed(tool_name, arguments, meta)
-        return result_of(await call(session, tool_name, arguments, settings.registry, TARGET))
+        return result_of(await call(session, tool_name, arguments, settings.registry, TARGET, settings.on_input))
 
     if fetch_tool is not None:
         unlisted = server.list_tools

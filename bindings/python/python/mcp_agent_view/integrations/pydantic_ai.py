@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .._native import Fetcher, Registry
+from ..mcp import OnInput
 from ._common import Options, Shown, call, fetch, options, require
 
 _pydantic_ai = require("pydantic_ai", "pydantic-ai")
@@ -38,15 +39,20 @@ __all__ = ["ViewedToolset", "view"]
 
 
 def view(
-    toolset: MCPToolset[Any], *, registry: Optional[Registry] = None, fetcher: Optional[Fetcher] = None
+    toolset: MCPToolset[Any],
+    *,
+    registry: Optional[Registry] = None,
+    fetcher: Optional[Fetcher] = None,
+    on_input: Optional[OnInput] = None,
 ) -> ViewedToolset:
     """``toolset`` with its tool results shown as this package shows them. ``registry`` holds
     the references its results name (one of its own unless given), shared by every tool; with
-    ``fetcher`` the model can open them through the fetch tool."""
+    ``fetcher`` the model can open them through the fetch tool; ``on_input`` answers what a
+    server asks before it answers (``mcp.answer_plainly`` unless given)."""
     if not isinstance(toolset, MCPToolset):
         raise TypeError(f"view takes a pydantic_ai.mcp.MCPToolset, got {type(toolset).__name__}")
-    settings = options(registry, fetcher)
-    return ViewedToolset(toolset, registry=settings.registry, fetcher=settings.fetcher)
+    settings = options(registry, fetcher, on_input)
+    return ViewedToolset(toolset, registry=settings.registry, fetcher=settings.fetcher, on_input=settings.on_input)
 
 
 @dataclass
@@ -55,10 +61,11 @@ class ViewedToolset(WrapperToolset[Any]):
 
     registry: Registry = field(default_factory=Registry)
     fetcher: Optional[Fetcher] = None
+    on_input: Optional[OnInput] = None
 
     @property
     def _options(self) -> Options:
-        return options(self.registry, self.fetcher)
+        return options(self.registry, self.fetcher, self.on_input)
 
     async def get_tools(self, ctx: Any) -> Dict[str, Any]:
         tools = await super().get_tools(ctx)
@@ -81,7 +88,7 @@ class ViewedToolset(WrapperToolset[Any]):
         toolset = self.wrapped
         assert isinstance(toolset, MCPToolset)
         async with toolset:
-            shown = await call(toolset.client.session, name, tool_args, self.registry)
+            shown = await call(toolset.client.session, name, tool_args, self.registry, on_input=settings.on_input)
         return parts_of(shown)
 
 
