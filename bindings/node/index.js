@@ -5,13 +5,6 @@
 // `column`.
 
 const native = require("./mcp-agent-view.node");
-// What a server asks (an input-required answer) is read as every lane reads an answer.
-const mcp = require("./mcp.js")({
-  pendingOf: (raw) => toolResult(raw, { name: "call", toolUseId: "call", registry: new Registry() }).pending,
-  get maxInputRounds() {
-    return MAX_INPUT_ROUNDS;
-  },
-});
 
 /** The targets and the provenances, from the crate's tables. */
 const TARGETS = Object.freeze(native.targets());
@@ -312,6 +305,12 @@ function elicitation(message) {
 
 /** How many input rounds `mcp.callTool` answers before it gives up. */
 const MAX_INPUT_ROUNDS = native.maxInputRounds();
+
+/** Raw MCP requests; what a server asks (an input-required answer) read as every lane reads an answer. */
+const mcp = require("./mcp.js")({
+  pendingOf: (raw) => toolResult(raw, { name: "call", toolUseId: "call", registry: new Registry() }).pending,
+  maxInputRounds: MAX_INPUT_ROUNDS,
+});
 
 /** Every block's class and the fields that decided it, an object a block. */
 function classify(message) {

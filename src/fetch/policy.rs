@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use url::{Host, Url};
 
 use super::Refusal;
+use crate::error::{Error, ErrorKind};
 use crate::reference::ReferenceRecord;
 
 /// The host's rules for fetching references (RFC-005 §6 and §7). Every rule fails closed.
@@ -105,12 +106,12 @@ impl FetchPolicy {
     }
 
     /// Allows a scheme besides `https` (`http`, `data`, …), in any case. Fails with
-    /// [`ErrorKind::Policy`](crate::ErrorKind::Policy) for `file`, which only
+    /// [`ErrorKind::Policy`] for `file`, which only
     /// [`FetchPolicy::allow_files_under`] allows (it names the directory files may come from),
     /// and for what is no scheme (a letter, then letters, digits, `+`, `-`, `.`). The CLI and
     /// both packages give their users this check and its words.
-    pub fn allow_scheme(mut self, scheme: &str) -> Result<Self, crate::error::Error> {
-        let refused = |why: String| Err(crate::error::Error::new(crate::error::ErrorKind::Policy, why));
+    pub fn allow_scheme(mut self, scheme: &str) -> Result<Self, Error> {
+        let refused = |why: String| Err(Error::new(ErrorKind::Policy, why));
         let bytes = scheme.as_bytes();
         let well_formed = bytes.first().is_some_and(u8::is_ascii_alphabetic)
             && bytes.len() <= 32
@@ -133,7 +134,7 @@ impl FetchPolicy {
     /// The origin the connection was dialed to (`https://host:port`): the one origin that gets
     /// the host's credential, and that is fetched from whatever address it has (a server on
     /// loopback is the host's own choice). Fails where `origin` is no URL with a host.
-    pub fn origin(mut self, origin: &str) -> Result<Self, crate::error::Error> {
+    pub fn origin(mut self, origin: &str) -> Result<Self, Error> {
         self.origin = Some(parse_origin(origin)?);
         Ok(self)
     }
@@ -148,7 +149,7 @@ impl FetchPolicy {
 
     /// Allows an origin whose addresses are not public (loopback, private, link-local,
     /// unique-local), by name. It gets no credential.
-    pub fn allow_origin(mut self, origin: &str) -> Result<Self, crate::error::Error> {
+    pub fn allow_origin(mut self, origin: &str) -> Result<Self, Error> {
         self.allowed_origins.push(parse_origin(origin)?);
         Ok(self)
     }
@@ -349,13 +350,8 @@ impl FetchPolicy {
     }
 }
 
-fn parse_origin(origin: &str) -> Result<url::Origin, crate::error::Error> {
-    let bad = || {
-        crate::error::Error::new(
-            crate::error::ErrorKind::Policy,
-            format!("not an origin: {}", shown(origin)),
-        )
-    };
+fn parse_origin(origin: &str) -> Result<url::Origin, Error> {
+    let bad = || Error::new(ErrorKind::Policy, format!("not an origin: {}", shown(origin)));
     let url = Url::parse(origin).map_err(|_| bad())?;
     match url.origin() {
         o @ url::Origin::Tuple(..) => Ok(o),
