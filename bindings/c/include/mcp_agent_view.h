@@ -41,6 +41,14 @@ typedef struct mav_error {
   uint64_t column;
 } mav_error;
 
+// Answers one request of a server that asks before it answers: `method`
+// (`elicitation/create`, `sampling/createMessage`, `roots/list`) and its params as JSON
+// (`params_len` bytes, NUL-terminated). Returns the request's result as NUL-terminated JSON in
+// memory from `malloc` (the library frees it), or null where the host does not answer. May be
+// called from a thread of the library's, and from several at once; `context` is the pointer
+// given to [`mav_server_start`].
+typedef char *(*mav_on_input)(void *context, const char *method, const char *params, size_t params_len);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -107,7 +115,7 @@ int32_t mav_registry_snapshot(const struct mav_registry *registry, char **out, s
 // `snapshot` null with `len` 0, or `len` readable bytes; `out`, `error` null or writable.
 int32_t mav_registry_restore(const uint8_t *snapshot, size_t len, struct mav_registry **out, struct mav_error **error);
 
-// The history lane: the message as one string. `provenance` null: `tool_result`; `budget`
+// The history lane: the message as one string. `provenance` null: `tool-result`; `budget`
 // below 0: no limit.
 //
 // # Safety
@@ -116,7 +124,8 @@ int32_t mav_registry_restore(const uint8_t *snapshot, size_t len, struct mav_reg
 int32_t mav_history(const uint8_t *message, size_t len, const struct mav_registry *registry, const char *provenance, int64_t budget, char **out, size_t *out_len, struct mav_error **error);
 
 // The convert lane: `{"content": […], "heldForUser": […]}`, the content in the target's shape
-// (`target` null: `neutral`; `provenance` null: `tool_result`).
+// (`target` null: `neutral`; `provenance` null: `push-event`, as the CLI and the packages have
+// it).
 //
 // # Safety
 // As [`mav_history`]; `target` null or a NUL-terminated string.
@@ -220,12 +229,16 @@ int32_t mav_tool_result_messages(const struct mav_tool_result *const *results, s
 // standard error is discarded. Errors of kind `Server` (it cannot be started, exits, writes
 // what is no JSON-RPC) or `Timeout`.
 //
-// A server that asks before it answers is answered plainly: an elicitation declined, no
-// roots, no sampling.
+// A server that asks before it answers (an input-required result, or requests over the
+// session under an older revision) is answered by `on_input` with `context`, and the client
+// declares the elicitation, sampling and roots capabilities; with a null `on_input`, plainly
+// (an elicitation declined, no roots, no sampling) and no capability is declared.
 //
 // # Safety
-// `argv` points to `argc` NUL-terminated strings; `out`, `error` null or writable.
-int32_t mav_server_start(const char *const *argv, size_t argc, uint64_t timeout_ms, struct mav_server **out, struct mav_error **error);
+// `argv` points to `argc` NUL-terminated strings; `on_input` null or a function as
+// [`mav_on_input`] says, callable with `context` until the server is closed; `out`, `error`
+// null or writable.
+int32_t mav_server_start(const char *const *argv, size_t argc, uint64_t timeout_ms, mav_on_input on_input, void *context, struct mav_server **out, struct mav_error **error);
 
 // Ends the session, stops the server and frees the handle. Null is ignored.
 //

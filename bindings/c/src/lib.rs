@@ -284,9 +284,9 @@ fn target_of(name: Option<&str>, default: Provider) -> Outcome<Target> {
     Ok(Target::for_provider(provider))
 }
 
-fn provenance_of(name: Option<&str>) -> Outcome<Provenance> {
+fn provenance_of(name: Option<&str>, default: Provenance) -> Outcome<Provenance> {
     Ok(match name {
-        None => Provenance::ToolResult,
+        None => default,
         Some(name) => name.parse()?,
     })
 }
@@ -465,7 +465,7 @@ pub unsafe extern "C" fn mav_registry_restore(
 
 // ---- the lanes ----
 
-/// The history lane: the message as one string. `provenance` null: `tool_result`; `budget`
+/// The history lane: the message as one string. `provenance` null: `tool-result`; `budget`
 /// below 0: no limit.
 ///
 /// # Safety
@@ -486,7 +486,7 @@ pub unsafe extern "C" fn mav_history(
     unsafe {
         text_out(out, out_len, error, || {
             let options = HistoryOptions {
-                provenance: provenance_of(text(provenance, "provenance")?)?,
+                provenance: provenance_of(text(provenance, "provenance")?, Provenance::ToolResult)?,
                 budget: usize::try_from(budget).ok(),
             };
             Ok(history(
@@ -499,7 +499,8 @@ pub unsafe extern "C" fn mav_history(
 }
 
 /// The convert lane: `{"content": […], "heldForUser": […]}`, the content in the target's shape
-/// (`target` null: `neutral`; `provenance` null: `tool_result`).
+/// (`target` null: `neutral`; `provenance` null: `push-event`, as the CLI and the packages have
+/// it).
 ///
 /// # Safety
 /// As [`mav_history`]; `target` null or a NUL-terminated string.
@@ -524,7 +525,7 @@ pub unsafe extern "C" fn mav_convert(
     unsafe {
         text_out(out, out_len, error, || {
             let target = target_of(text(target, "target")?, Provider::Neutral)?;
-            let provenance = provenance_of(text(provenance, "provenance")?)?;
+            let provenance = provenance_of(text(provenance, "provenance")?, Provenance::PushEvent)?;
             let converted = convert(
                 bytes(message, len)?,
                 provenance,
@@ -892,21 +893,75 @@ pub unsafe extern "C" fn mav_tool_result_messages(
 
 // ---- the stdio bridge ----
 
+/// Answers one request of a server that asks before it answers: `method`
+/// (`elicitation/create`, `sampling/createMessage`, `roots/list`) and its params as JSON
+/// (`params_len` bytes, NUL-terminated). Returns the request's result as NUL-terminated JSON in
+/// memory from `malloc` (the library frees it), or null where the host does not answer. May be
+/// called from a thread of the library's, and from several at once; `context` is the pointer
+/// given to [`mav_server_start`].
+pub type mav_on_input = Option<
+    unsafe extern "C" fn(
+        context: *mut libc::c_void,
+        method: *const c_char,
+        params: *const c_char,
+        params_len: usize,
+    ) -> *mut c_char,
+>;
+
+/// A C callback and its context, as the bridge's `OnInput`.
+struct Callback {
+    f: unsafe extern "C" fn(*mut libc::c_void, *const c_char, *const c_char, usize) -> *mut c_char,
+    context: *mut libc::c_void,
+}
+
+// SAFETY: `mav_server_start`'s contract: the callback may be called from any thread, at once,
+// with its context.
+unsafe impl Send for Callback {}
+// SAFETY: as above.
+unsafe impl Sync for Callback {}
+
+impl Callback {
+    fn answer(&self, method: &str, params: &Value) -> Option<Value> {
+        let method = std::ffi::CString::new(method).ok()?;
+        let params = std::ffi::CString::new(params.to_string()).ok()?;
+        let len = params.as_bytes().len();
+        // SAFETY: the callback's contract: it reads the two strings and returns null or JSON
+        // from malloc.
+        let answer = unsafe { (self.f)(self.context, method.as_ptr(), params.as_ptr(), len) };
+        if answer.is_null() {
+            return None;
+        }
+        // SAFETY: a NUL-terminated string from malloc, ours to free.
+        let value = unsafe {
+            let value = serde_json::from_slice(CStr::from_ptr(answer).to_bytes()).ok();
+            libc::free(answer.cast());
+            value
+        };
+        value
+    }
+}
+
 /// Starts `argv[0]` with the arguments `argv[1..argc]` as a stdio MCP server and connects to
 /// it: initializing, and then each call, may take `timeout_ms` (0: the crate's default). Its
 /// standard error is discarded. Errors of kind `Server` (it cannot be started, exits, writes
 /// what is no JSON-RPC) or `Timeout`.
 ///
-/// A server that asks before it answers is answered plainly: an elicitation declined, no
-/// roots, no sampling.
+/// A server that asks before it answers (an input-required result, or requests over the
+/// session under an older revision) is answered by `on_input` with `context`, and the client
+/// declares the elicitation, sampling and roots capabilities; with a null `on_input`, plainly
+/// (an elicitation declined, no roots, no sampling) and no capability is declared.
 ///
 /// # Safety
-/// `argv` points to `argc` NUL-terminated strings; `out`, `error` null or writable.
+/// `argv` points to `argc` NUL-terminated strings; `on_input` null or a function as
+/// [`mav_on_input`] says, callable with `context` until the server is closed; `out`, `error`
+/// null or writable.
 #[no_mangle]
 pub unsafe extern "C" fn mav_server_start(
     argv: *const *const c_char,
     argc: usize,
     timeout_ms: u64,
+    on_input: mav_on_input,
+    context: *mut libc::c_void,
     out: *mut *mut mav_server,
     error: *mut *mut mav_error,
 ) -> i32 {
@@ -923,6 +978,12 @@ pub unsafe extern "C" fn mav_server_start(
             let mut server = StdioServer::new(args[0]).args(&args[1..]);
             if timeout_ms > 0 {
                 server = server.timeout(Duration::from_millis(timeout_ms));
+            }
+            if let Some(f) = on_input {
+                let callback = Callback { f, context };
+                server = server.on_input(std::sync::Arc::new(move |method: &str, params: &Value| {
+                    callback.answer(method, params)
+                }));
             }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)

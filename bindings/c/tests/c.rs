@@ -163,3 +163,15 @@ fn the_bridge_answers_from_the_everything_server() {
         .unwrap();
     passes(&output);
 }
+
+#[test]
+fn the_bridge_answers_a_server_that_asks_through_the_callback() {
+    let server = root().join("tests/support/asking-server.mjs");
+    let output = Command::new(program())
+        .arg("--asking")
+        .arg("node")
+        .arg(&server)
+        .output()
+        .unwrap();
+    passes(&output);
+}

@@ -4,6 +4,7 @@
  *   test_abi                    the tests below
  *   test_abi --corpus FILE…     every file through every lane: no call may end in a panic
  *   test_abi --server CMD ARGS  the bridge against a real stdio server (the everything server)
+ *   test_abi --asking CMD ARGS  the bridge against a server that asks before it answers
  *
  * Exits 0 when every check holds; each failed check prints its line.
  */
@@ -387,7 +388,7 @@ static int run_corpus(int argc, char **argv) {
 static int run_server(int argc, char **argv) {
   mav_server *server = NULL;
   mav_error *err = NULL;
-  if (mav_server_start((const char *const *)argv, (size_t)argc, 60000, &server, &err) != MAV_OK) {
+  if (mav_server_start((const char *const *)argv, (size_t)argc, 60000, NULL, NULL, &server, &err) != MAV_OK) {
     fprintf(stderr, "start: %s: %s\n", err->kind, err->message);
     mav_error_free(err);
     return 1;
@@ -437,13 +438,63 @@ static int run_server(int argc, char **argv) {
   /* A program that does not exist fails to start, saying so. */
   const char *missing[] = {"/nonexistent/mcp-server"};
   err = NULL;
-  rc = mav_server_start(missing, 1, 5000, &server, &err);
+  rc = mav_server_start(missing, 1, 5000, NULL, NULL, &server, &err);
   CHECK(server == NULL);
   expect_error(rc, err, "Server");
   return failures == 0 ? 0 : 1;
 }
 
+/* The host's answers to a server that asks: sampling answered "Paris", elicitation declined,
+ * no roots. Counts the calls in *context. */
+static char *answer_input(void *context, const char *method, const char *params, size_t params_len) {
+  __atomic_add_fetch((int *)context, 1, __ATOMIC_SEQ_CST);
+  CHECK(strlen(params) == params_len);
+  const char *answer = NULL;
+  if (strcmp(method, "sampling/createMessage") == 0) {
+    CHECK(strstr(params, "capital of France") != NULL);
+    answer = "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"Paris\"},\"model\":\"m\",\"stopReason\":\"endTurn\"}";
+  } else if (strcmp(method, "elicitation/create") == 0) {
+    answer = "{\"action\":\"decline\"}";
+  } else if (strcmp(method, "roots/list") == 0) {
+    answer = "{\"roots\":[]}";
+  }
+  return answer ? strdup(answer) : NULL;
+}
+
+/* A server that asks before it answers, answered through the callback. */
+static int run_asking(int argc, char **argv) {
+  int asked = 0;
+  mav_server *server = NULL;
+  mav_error *err = NULL;
+  if (mav_server_start((const char *const *)argv, (size_t)argc, 60000, answer_input, &asked, &server, &err) != MAV_OK) {
+    fprintf(stderr, "start: %s: %s\n", err->kind, err->message);
+    mav_error_free(err);
+    return 1;
+  }
+  mav_registry *reg = NULL;
+  mav_registry_new(true, 7, NULL, &reg, &err);
+  const char *tools[] = {"ask_user", "ask_model"};
+  const char *said[] = {"login: decline; roots: 0; state: state-1", "The model said: Paris"};
+  for (int i = 0; i < 2; i++) {
+    char *out = NULL;
+    size_t len = 0;
+    CHECK(mav_server_call_tool(server, tools[i], (const uint8_t *)"{}", 2, 0, &out, &len, &err) == MAV_OK);
+    if (out == NULL) continue;
+    char *text = NULL;
+    CHECK(mav_history((const uint8_t *)out, len, reg, NULL, -1, &text, &len, &err) == MAV_OK);
+    if (text == NULL || strcmp(text, said[i]) != 0) fprintf(stderr, "  %s: %s\n", tools[i], text ? text : "(none)");
+    CHECK(text != NULL && strcmp(text, said[i]) == 0);
+    mav_string_free(text);
+    mav_string_free(out);
+  }
+  CHECK(asked >= 3);
+  mav_registry_free(reg);
+  mav_server_close(server);
+  return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--asking") == 0) return run_asking(argc - 2, argv + 2);
   if (argc > 1 && strcmp(argv[1], "--corpus") == 0) return run_corpus(argc - 2, argv + 2);
   if (argc > 2 && strcmp(argv[1], "--server") == 0) return run_server(argc - 2, argv + 2);
   test_seed_case();
