@@ -42,7 +42,10 @@ impl Resolver for Admitting {
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let all = DefaultResolver::default().resolve(uri, config, timeout)?;
         let mut kept = self.empty();
-        for address in all.iter().filter(|a| !self.public_only || super::is_public(a.ip())) {
+        for address in all
+            .iter()
+            .filter(|a| !self.public_only || super::policy::is_public(a.ip()))
+        {
             let _ = kept.try_push(*address);
         }
         if kept.is_empty() {

@@ -36,6 +36,8 @@ mod verify;
 
 #[cfg(feature = "http")]
 mod http;
+#[cfg(test)]
+mod tests;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,7 +45,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-pub use policy::{is_public, parse_rfc3339, FetchPolicy, Plan, Via, DEFAULT_MAX_BYTES};
+pub use policy::{FetchPolicy, Plan, Via, DEFAULT_MAX_BYTES};
 pub use tool::{fetch_reference, tool_definition, TOOL_NAME};
 pub use verify::{Checked, Verifier};
 
@@ -528,7 +530,7 @@ fn is_fetched_elsewhere(uri: &str) -> bool {
 /// The storage name of verified bytes: the reference's id and the observed type's extension.
 /// The server's name is never part of it.
 #[must_use]
-pub fn storage_name(id: &str, mime_type: &str) -> String {
+pub(crate) fn storage_name(id: &str, mime_type: &str) -> String {
     format!("{id}.{}", extension(mime_type))
 }
 

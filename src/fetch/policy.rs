@@ -429,7 +429,7 @@ fn is_local_name(name: &str) -> bool {
 /// reachable, is public inside 192.0.0.0/24, which is not). An IPv4 address inside IPv6
 /// (mapped, compatible, NAT64's `64:ff9b::/96`, 6to4) is judged as that IPv4 address.
 #[must_use]
-pub fn is_public(ip: IpAddr) -> bool {
+pub(crate) fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
         IpAddr::V6(v6) => is_public_v6(v6),
@@ -552,7 +552,7 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
 /// An RFC 3339 `date-time` as seconds since the Unix epoch; `None` where it is not one
 /// (`2026-13-01T00:00:00Z`, a missing offset, a day past its month's end).
 #[must_use]
-pub fn parse_rfc3339(s: &str) -> Option<i64> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
     let b = s.as_bytes();
     let digits = |at: usize, n: usize| -> Option<i64> {
         let part = b.get(at..at + n)?;

@@ -357,6 +357,7 @@ impl MediaKind {
 
 /// Base64 as it arrived: never validated as text, borrowed where the JSON string had no escape.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Base64<'a>(pub Cow<'a, [u8]>);
 
 impl Base64<'_> {
@@ -369,6 +370,7 @@ impl Base64<'_> {
 
 /// The body of an `image` or `audio` block.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MediaBody<'a> {
     /// Image or audio.
     pub kind: MediaKind,
@@ -385,6 +387,7 @@ pub struct MediaBody<'a> {
 
 /// The body of an MCP embedded resource, or one item of a `resources/read` result.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct EmbeddedBody<'a> {
     /// The resource's `uri`. Never shown to the agent.
     pub uri: Option<Cow<'a, str>>,
@@ -396,6 +399,7 @@ pub struct EmbeddedBody<'a> {
 
 /// The polymorphic contents of an embedded resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Contents<'a> {
     /// `text`.
     Text(Cow<'a, str>),
@@ -443,6 +447,7 @@ impl Scalar<'_> {
 /// The fields of a reference, as they arrived. [`classify_block`](crate::classify_block)
 /// checks them against RFC-005.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ReferenceFields<'a> {
     /// `uri`.
     pub uri: Option<Scalar<'a>>,

@@ -27,6 +27,7 @@ use crate::json::{Reader, MAX_DEPTH};
 
 /// One content block, decoded tolerantly. Borrows from the bytes it was read from.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Block<'a> {
     /// What the block's `type` and body say it is.
     pub kind: BlockKind<'a>,
@@ -39,6 +40,7 @@ pub struct Block<'a> {
 
 /// A block's `annotations`. Unknown fields are ignored; unknown roles are kept.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Annotations<'a> {
     /// `audience`, where it is an array. Entries that are not strings are skipped.
     pub audience: Option<Vec<Role<'a>>>,
@@ -116,6 +118,7 @@ pub enum Message<'a> {
 
 /// A `CallToolResult`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ToolResult<'a> {
     /// `content`, one block per item. A `content` that is one object is read as one block.
     pub content: Vec<Block<'a>>,
@@ -131,6 +134,7 @@ pub struct ToolResult<'a> {
 
 /// A `GetPromptResult`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Prompt<'a> {
     /// `description`, where it is a string.
     pub description: Option<Cow<'a, str>>,
@@ -140,6 +144,7 @@ pub struct Prompt<'a> {
 
 /// One message of a prompt. Its `content` is read as one block or an array of blocks.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct PromptMessage<'a> {
     /// `role`; `None` where it is missing or not a string.
     pub role: Option<Role<'a>>,
@@ -149,6 +154,7 @@ pub struct PromptMessage<'a> {
 
 /// A JSON-RPC `error`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RpcError<'a> {
     /// `code`, where it is an integer.
     pub code: Option<i64>,

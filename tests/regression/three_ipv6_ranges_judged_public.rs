@@ -1,7 +1,27 @@
 //! Issue 29: three IPv6 ranges were judged public: `64:ff9b:1::/48` (RFC 8215), `3fff::/20`
-//! (RFC 9637) and `5f00::/16` (RFC 9602).
+//! (RFC 9637) and `5f00::/16` (RFC 9602). Judged here as a host sees it: a reference to the
+//! address, planned under the default policy.
 
-use mcp_agent_view::fetch::is_public;
+use mcp_agent_view::classify::ReferenceSource;
+use mcp_agent_view::fetch::{FetchPolicy, Refusal};
+use mcp_agent_view::reference::ReferenceRecord;
+
+fn planned(address: &str) -> Result<(), Refusal> {
+    let record = ReferenceRecord {
+        id: "ref_0000000000001".into(),
+        uri: format!("https://[{address}]/a"),
+        source: ReferenceSource::BulkResource,
+        name: None,
+        mime_type: None,
+        size_bytes: None,
+        disposition: None,
+        expires_at: None,
+        digest: None,
+        verified: None,
+        connection: None,
+    };
+    FetchPolicy::new().plan(&record).map(|_| ())
+}
 
 #[test]
 fn the_newer_special_purpose_ranges_are_not_public() {
@@ -14,9 +34,9 @@ fn the_newer_special_purpose_ranges_are_not_public() {
         "5f00:ffff:ffff::1",
         "100:0:0:1::1",
     ] {
-        assert!(!is_public(address.parse().unwrap()), "{address}");
+        assert_eq!(planned(address), Err(Refusal::NotPublic), "{address}");
     }
     for address in ["64:ff9b:2::1", "3fff:1000::1", "5eff:ffff::1", "5f01::1"] {
-        assert!(is_public(address.parse().unwrap()), "{address}");
+        assert_eq!(planned(address), Ok(()), "{address}");
     }
 }
