@@ -31,6 +31,7 @@
 
 mod files;
 mod policy;
+mod settings;
 mod tool;
 mod verify;
 
@@ -46,6 +47,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 pub use policy::{FetchPolicy, Plan, Via, DEFAULT_MAX_BYTES};
+pub use settings::FetchSettings;
 pub use tool::{fetch_reference, tool_definition, TOOL_NAME};
 pub use verify::{Checked, Verifier};
 

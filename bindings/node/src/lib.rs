@@ -10,9 +10,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
-use mcp_agent_view::fetch::{self, FetchPolicy};
+use mcp_agent_view::fetch::{self, FetchPolicy, FetchSettings};
 use mcp_agent_view::provider::Shaped;
 use mcp_agent_view::{
     classify, convert, elicitation, history, parse_json, prompt_messages, sampling_request, script, tool_call_failed,
@@ -342,58 +341,19 @@ pub struct Fetcher {
 
 #[napi]
 impl Fetcher {
+    /// `settings`: the JSON of the crate's `FetchSettings` (camelCase), and `saveDir`.
     #[napi(constructor)]
     pub fn new(settings: String) -> Result<Self> {
-        let settings: Value = serde_json::from_str(&settings).map_err(invalid)?;
-        let number = |key: &str| settings.get(key).and_then(Value::as_f64);
-        let strings = |key: &str| -> Vec<String> {
-            settings
-                .get(key)
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default()
-        };
-        let mut policy = FetchPolicy::new();
-        if let Some(max) = number("maxBytes") {
-            if !(max >= 0.0 && max.fract() == 0.0) {
-                return Err(invalid("maxBytes is a whole number of bytes"));
-            }
-            policy = policy.max_bytes(max as u64);
+        let policy = serde_json::from_str::<FetchSettings>(&settings)
+            .map_err(invalid)?
+            .policy()
+            .map_err(|e| error(&e))?;
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Host {
+            save_dir: Option<PathBuf>,
         }
-        if let Some(ms) = number("timeoutMs") {
-            let timeout = Duration::try_from_secs_f64(ms / 1000.0)
-                .map_err(|_| invalid("timeoutMs is a number of milliseconds, 0 or more"))?;
-            policy = policy.timeout(timeout);
-        }
-        if let Some(hops) = number("maxRedirects") {
-            let hops = u8::try_from(hops as i64)
-                .ok()
-                .filter(|_| hops.fract() == 0.0)
-                .ok_or_else(|| invalid("maxRedirects is a whole number from 0 to 255"))?;
-            policy = policy.max_redirects(hops);
-        }
-        if let Some(follow) = settings.get("crossOriginRedirects").and_then(Value::as_bool) {
-            policy = policy.cross_origin_redirects(follow);
-        }
-        for scheme in strings("allowSchemes") {
-            policy = policy.allow_scheme(&scheme).map_err(|e| error(&e))?;
-        }
-        if let Some(origin) = settings.get("origin").and_then(Value::as_str) {
-            policy = policy.origin(origin).map_err(|e| error(&e))?;
-        }
-        if let Some(token) = settings.get("bearer").and_then(Value::as_str) {
-            policy = policy.bearer(token);
-        }
-        for origin in strings("allowOrigins") {
-            policy = policy.allow_origin(&origin).map_err(|e| error(&e))?;
-        }
-        if let Some(dir) = settings.get("allowFilesUnder").and_then(Value::as_str) {
-            policy = policy.allow_files_under(dir);
-        }
-        if let Some(allow) = settings.get("allowHardLinks").and_then(Value::as_bool) {
-            policy = policy.allow_hard_links(allow);
-        }
-        let save_dir = settings.get("saveDir").and_then(Value::as_str).map(PathBuf::from);
+        let Host { save_dir } = serde_json::from_str(&settings).map_err(invalid)?;
         Ok(Fetcher { policy, save_dir })
     }
 

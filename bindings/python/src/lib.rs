@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use std::time::Duration;
 
-use mcp_agent_view::fetch::{self, FetchPolicy};
+use mcp_agent_view::fetch::{self, FetchPolicy, FetchSettings};
 use mcp_agent_view::provider::{AudioFormat, ImageFormat};
 use mcp_agent_view::{
     classify, convert, elicitation, history, prompt_messages, sampling_request, script, tool_call_failed, tool_result,
@@ -675,27 +675,18 @@ impl Policy {
     ) -> PyResult<Self> {
         let timeout = Duration::try_from_secs_f64(timeout)
             .map_err(|_| PyValueError::new_err("timeout is a number of seconds, 0 or more"))?;
-        let mut policy = FetchPolicy::new()
-            .max_bytes(max_bytes)
-            .timeout(timeout)
-            .max_redirects(max_redirects)
-            .cross_origin_redirects(cross_origin_redirects);
-        for scheme in &allow_schemes {
-            policy = policy.allow_scheme(scheme).map_err(|e| error(py, &e))?;
-        }
-        if let Some(origin) = origin {
-            policy = policy.origin(origin).map_err(|e| error(py, &e))?;
-        }
-        if let Some(token) = bearer {
-            policy = policy.bearer(token);
-        }
-        for origin in &allow_origins {
-            policy = policy.allow_origin(origin).map_err(|e| error(py, &e))?;
-        }
-        if let Some(dir) = allow_files_under {
-            policy = policy.allow_files_under(dir);
-        }
-        policy = policy.allow_hard_links(allow_hard_links);
+        let mut settings = FetchSettings::default();
+        settings.max_bytes = max_bytes;
+        settings.allow_schemes = allow_schemes;
+        settings.origin = origin.map(str::to_owned);
+        settings.bearer = bearer.map(str::to_owned);
+        settings.allow_origins = allow_origins;
+        settings.timeout = timeout;
+        settings.max_redirects = max_redirects;
+        settings.cross_origin_redirects = cross_origin_redirects;
+        settings.allow_files_under = allow_files_under;
+        settings.allow_hard_links = allow_hard_links;
+        let policy = settings.policy().map_err(|e| error(py, &e))?;
         Ok(Policy(policy))
     }
 
