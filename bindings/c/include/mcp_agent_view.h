@@ -16,6 +16,9 @@
 // The call failed; `*error` says why.
 #define MAV_ERROR 1
 
+// Fetches references under a policy, for the model's fetch tool (see [`mav_fetcher_new`]).
+typedef struct mav_fetcher mav_fetcher;
+
 // The references of one conversation: each stub's id maps back to its uri here.
 typedef struct mav_registry mav_registry;
 
@@ -223,6 +226,41 @@ int32_t mav_tool_result_retry_params(const struct mav_tool_result *result, const
 // `results` null with `count` 0, or `count` live tool results; `target` null or a
 // NUL-terminated string; the outputs null or writable.
 int32_t mav_tool_result_messages(const struct mav_tool_result *const *results, size_t count, const char *target, char **out, size_t *out_len, struct mav_error **error);
+
+// A fetcher under a policy: `settings` is the JSON of the crate's `FetchSettings` (camelCase,
+// each optional: `maxBytes`, `allowSchemes`, `origin`, `bearer`, `allowOrigins`, `timeoutMs`,
+// `maxRedirects`, `crossOriginRedirects`, `allowFilesUnder`, `allowHardLinks`), and
+// `saveDir`, where verified bytes that are not text or an image are saved. Null with a
+// length of 0: the defaults (https and public addresses only, 16 MiB, 30 s, 3 redirects).
+// Errors of kind `InvalidArgument` (a setting of the wrong type) or `Policy`.
+//
+// # Safety
+// `settings` null with `len` 0, or `len` readable bytes; `out`, `error` null or writable.
+int32_t mav_fetcher_new(const uint8_t *settings, size_t len, struct mav_fetcher **out, struct mav_error **error);
+
+// Frees a fetcher. Null is ignored.
+//
+// # Safety
+// `fetcher` is null or a fetcher of this library's, not yet freed, in use by no other thread.
+void mav_fetcher_free(struct mav_fetcher *fetcher);
+
+// Answers one call of the fetch tool: `input` is the JSON of the call's arguments
+// (`{"ref_id": "ref_…"}`). Blocks until the fetch is done (the policy's timeout bounds it).
+// Never fails on the fetch: a refusal is a failed call naming the reason, never the uri
+// (`target` null: `anthropic`).
+//
+// # Safety
+// `fetcher` a live fetcher; `input` null with `len` 0 or readable; `tool_use_id` a
+// NUL-terminated string; `registry` a live registry; `target` null or a NUL-terminated
+// string; `out`, `error` null or writable.
+int32_t mav_fetch_reference(const struct mav_fetcher *fetcher, const uint8_t *input, size_t len, const char *tool_use_id, const struct mav_registry *registry, const char *target, struct mav_tool_result **out, struct mav_error **error);
+
+// The fetch tool's definition in the target's shape, named `name` (null: `fetch_reference`;
+// `target` null: `anthropic`); its input is `{"ref_id": …}`.
+//
+// # Safety
+// `target` and `name` null or NUL-terminated strings; the outputs null or writable.
+int32_t mav_fetch_tool_definition(const char *target, const char *name, char **out, size_t *out_len, struct mav_error **error);
 
 // Starts `argv[0]` with the arguments `argv[1..argc]` as a stdio MCP server and connects to
 // it: initializing, and then each call, may take `timeout_ms` (0: the crate's default). Its

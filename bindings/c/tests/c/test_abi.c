@@ -241,6 +241,60 @@ static void test_other_lanes(void) {
   mav_registry_free(reg);
 }
 
+/* A reference fetched through the fetch tool: a data: uri under a policy that allows it. */
+static void test_fetch(void) {
+  mav_registry *reg = NULL;
+  mav_error *err = NULL;
+  CHECK(mav_registry_new(true, 7, "fetch_reference", &reg, &err) == MAV_OK);
+  const char *link = "{\"content\":[{\"type\":\"resource_link\",\"uri\":\"data:text/plain,hello%20there\",\"name\":\"note.txt\",\"mimeType\":\"text/plain\"}]}";
+  char *out = NULL;
+  size_t len = 0;
+  CHECK(mav_history((const uint8_t *)link, strlen(link), reg, NULL, -1, &out, &len, &err) == MAV_OK);
+  char input[64] = {0};
+  const char *end = strchr(out, ']');
+  if (end != NULL && end - out - 1 < 40) snprintf(input, sizeof input, "{\"ref_id\":\"%.*s\"}", (int)(end - out - 1), out + 1);
+  mav_string_free(out);
+
+  mav_fetcher *refusing = NULL;
+  CHECK(mav_fetcher_new(NULL, 0, &refusing, &err) == MAV_OK);
+  mav_tool_result *result = NULL;
+  CHECK(mav_fetch_reference(refusing, (const uint8_t *)input, strlen(input), "toolu_f", reg, NULL, &result, &err) == MAV_OK);
+  CHECK(mav_tool_result_is_error(result));
+  CHECK(mav_tool_result_view(result, &out, &len, &err) == MAV_OK);
+  CHECK(strstr(out, "data:") == NULL && strstr(out, "hello") == NULL);
+  mav_string_free(out);
+  mav_tool_result_free(result);
+  mav_fetcher_free(refusing);
+
+  const char *settings = "{\"allowSchemes\":[\"data\"],\"maxBytes\":1024}";
+  mav_fetcher *fetcher = NULL;
+  CHECK(mav_fetcher_new((const uint8_t *)settings, strlen(settings), &fetcher, &err) == MAV_OK);
+  CHECK(mav_fetch_reference(fetcher, (const uint8_t *)input, strlen(input), "toolu_f", reg, "anthropic", &result, &err) == MAV_OK);
+  CHECK(!mav_tool_result_is_error(result));
+  CHECK(mav_tool_result_view(result, &out, &len, &err) == MAV_OK);
+  CHECK(strstr(out, "hello there") != NULL);
+  mav_string_free(out);
+  mav_tool_result_free(result);
+  mav_fetcher_free(fetcher);
+
+  CHECK(mav_fetch_tool_definition("openai-chat", NULL, &out, &len, &err) == MAV_OK);
+  CHECK(strstr(out, "\"fetch_reference\"") != NULL && strstr(out, "ref_id") != NULL);
+  mav_string_free(out);
+
+  err = NULL;
+  mav_fetcher *none = NULL;
+  const char *file_only = "{\"allowSchemes\":[\"file\"]}";
+  int rc = mav_fetcher_new((const uint8_t *)file_only, strlen(file_only), &none, &err);
+  expect_error(rc, err, "Policy");
+  err = NULL;
+  const char *negative = "{\"timeoutMs\":-1}";
+  rc = mav_fetcher_new((const uint8_t *)negative, strlen(negative), &none, &err);
+  expect_error(rc, err, "InvalidArgument");
+  CHECK(none == NULL);
+  mav_fetcher_free(NULL);
+  mav_registry_free(reg);
+}
+
 /* A NUL inside the input's text reaches the output, and out_len counts past it. */
 static void test_nul_in_text(void) {
   mav_registry *reg = NULL;
@@ -502,6 +556,7 @@ int main(int argc, char **argv) {
   test_registry();
   test_other_lanes();
   test_nul_in_text();
+  test_fetch();
   test_threads();
   if (failures == 0) printf("test_abi: every check holds\n");
   return failures == 0 ? 0 : 1;
