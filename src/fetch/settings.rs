@@ -185,7 +185,21 @@ mod tests {
         let policy = settings.policy().unwrap();
         assert_eq!(format!("{policy:?}"), format!("{expected:?}"));
         assert_eq!(policy.files_allowed_under(), Some(std::path::Path::new("/srv")));
-        assert!(!format!("{settings:?}").contains("s3cret"));
+        let shown = format!("{settings:?}");
+        assert!(
+            shown.starts_with("FetchSettings {")
+                && shown.contains("max_bytes: 10")
+                && shown.contains("bearer: Some(\"…\")")
+        );
+        assert!(!shown.contains("s3cret"), "{shown}");
+        // The same policy through TryFrom, and the same refusal.
+        assert_eq!(
+            format!("{:?}", FetchPolicy::try_from(&settings).unwrap()),
+            format!("{expected:?}")
+        );
+        let mut refused = settings.clone();
+        refused.origin = Some("no origin".to_owned());
+        assert_eq!(FetchPolicy::try_from(&refused).unwrap_err().kind(), ErrorKind::Policy);
     }
 
     #[test]
