@@ -43,7 +43,14 @@ type Error struct {
 	Message string
 	Line    int
 	Column  int
+
+	// What the error wraps: the context's error, where a call's context ended it.
+	cause error
 }
+
+// Unwrap gives the context's error where a call's deadline ended it (errors.Is(err,
+// context.DeadlineExceeded) holds then), or nil.
+func (e *Error) Unwrap() error { return e.cause }
 
 func (e *Error) Error() string {
 	if e.Line > 0 {

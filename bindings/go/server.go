@@ -9,6 +9,7 @@ import "C"
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -114,10 +115,31 @@ func (s *Server) call(ctx context.Context, f func(ptr *C.mav_server, timeout C.u
 	}()
 	select {
 	case a := <-done:
+		var e *Error
+		if errors.As(a.err, &e) && e.Kind == "Timeout" && deadlinePassing(ctx) {
+			e.cause = context.DeadlineExceeded
+		}
 		return a.out, a.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, deadlineOr(ctx.Err())
 	}
+}
+
+// deadlinePassing tells whether ctx's deadline has passed or is about to (the library's
+// timeout, set from it in milliseconds, may end the call a moment before it).
+func deadlinePassing(ctx context.Context) bool {
+	deadline, ok := ctx.Deadline()
+	return ok && time.Until(deadline) < 50*time.Millisecond
+}
+
+// deadlineOr is a context's error as the call gives it back: a deadline passed is a Timeout
+// (wrapping context.DeadlineExceeded, as the library's own timeout would have it), a
+// cancellation itself.
+func deadlineOr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Kind: "Timeout", Message: "call: the context's deadline passed", cause: err}
+	}
+	return err
 }
 
 // ListTools gives the server's tools, as tools/list lists them.

@@ -186,3 +186,34 @@ func TestAServerThatAsksIsAnsweredByTheHandler(t *testing.T) {
 		t.Fatalf("%+v, %v", result, err)
 	}
 }
+
+// A server that never answers: the call ends at its context's deadline, a Timeout that is also
+// context.DeadlineExceeded; the server is still there for the next call.
+func TestACallEndsAtItsContextsDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	script, err := filepath.Abs(filepath.Join(root, "live", "misbehaving-server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := Start(ctx, []string{"node", script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	short, stop := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer stop()
+	started := time.Now()
+	_, err = server.CallTool(short, "silent", nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != "Timeout" || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("%#v", err)
+	}
+	if elapsed := time.Since(started); elapsed > 5*time.Second {
+		t.Fatalf("%v", elapsed)
+	}
+	answer, err := server.CallTool(ctx, "fails", nil)
+	if err != nil || !strings.Contains(string(answer), "backend exploded") {
+		t.Fatalf("%s, %v", answer, err)
+	}
+}
