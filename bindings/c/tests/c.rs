@@ -1,5 +1,5 @@
 //! The C tests: `tests/c/test_abi.c`, compiled with the compiler `cc` picks for this target and
-//! linked against the static library, run as it is, under valgrind's leak checker, over every
+//! linked against the static library (and once against the shared one), run as it is, under valgrind's leak checker, over every
 //! vector and the fuzz seed corpus (no call may end in a panic), and against the pinned
 //! everything server (`npm ci --prefix live`). valgrind and the server are required: a missing
 //! one fails the test, saying how to get it.
@@ -12,10 +12,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The test program, built once: the static library first (as the Go package links it).
-fn program() -> &'static Path {
-    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
-    PROGRAM.get_or_init(|| {
+/// The static library, built once (as the Go package links it), and the shared one beside it.
+fn libraries() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         let cargo = option_env!("CARGO").unwrap_or("cargo");
         let built = Command::new(cargo)
             .args(["build", "-q", "-p", "mcp-agent-view-c", "--lib"])
@@ -23,42 +23,60 @@ fn program() -> &'static Path {
             .status()
             .expect("cargo runs");
         assert!(built.success(), "cargo build -p mcp-agent-view-c");
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        let staticlib = tmp.join("../debug/libmcp_agent_view_c.a");
-        assert!(staticlib.exists(), "no {}", staticlib.display());
-        let target = env!("MAV_TARGET");
-        let compiler = cc::Build::new()
-            .target(target)
-            .host(target)
-            .opt_level(0)
-            .debug(true)
-            .cargo_metadata(false)
-            .out_dir(tmp)
-            .get_compiler();
-        let exe = tmp.join("test_abi");
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/test_abi.c");
-        let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
-        let status = compiler
-            .to_command()
-            .args([
-                "-std=c11",
-                "-D_DEFAULT_SOURCE",
-                "-Wall",
-                "-Wextra",
-                "-Werror",
-                "-pthread",
-            ])
-            .arg("-I")
-            .arg(&include)
-            .arg(&source)
-            .arg(&staticlib)
-            .args(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil", "-lgcc_s", "-lc"])
-            .arg("-o")
-            .arg(&exe)
-            .status()
-            .expect("the C compiler runs");
-        assert!(status.success(), "compiling tests/c/test_abi.c");
-        exe
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../debug");
+        assert!(
+            dir.join("libmcp_agent_view_c.a").exists(),
+            "no static library in {}",
+            dir.display()
+        );
+        dir
+    })
+}
+
+/// `tests/c/test_abi.c` compiled into `name`, linked with `link` (the libraries' paths).
+fn compiled(name: &str, link: &[&std::ffi::OsStr]) -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let target = env!("MAV_TARGET");
+    let compiler = cc::Build::new()
+        .target(target)
+        .host(target)
+        .opt_level(0)
+        .debug(true)
+        .cargo_metadata(false)
+        .out_dir(tmp)
+        .get_compiler();
+    let exe = tmp.join(name);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/test_abi.c");
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+    let status = compiler
+        .to_command()
+        .args([
+            "-std=c11",
+            "-D_DEFAULT_SOURCE",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pthread",
+        ])
+        .arg("-I")
+        .arg(&include)
+        .arg(&source)
+        .args(link)
+        .args(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil", "-lgcc_s", "-lc"])
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("the C compiler runs");
+    assert!(status.success(), "compiling tests/c/test_abi.c");
+    exe
+}
+
+/// The test program, linked against the static library, built once.
+fn program() -> &'static Path {
+    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let staticlib = libraries().join("libmcp_agent_view_c.a");
+        compiled("test_abi", &[staticlib.as_os_str()])
     })
 }
 
@@ -104,6 +122,22 @@ fn corpus() -> Vec<PathBuf> {
 #[test]
 fn the_c_tests_pass() {
     passes(&Command::new(program()).output().unwrap());
+}
+
+#[test]
+fn the_c_tests_pass_against_the_shared_library() {
+    let dir = libraries();
+    let search = std::ffi::OsString::from(format!("-L{}", dir.display()));
+    let exe = compiled(
+        "test_abi_shared",
+        &[search.as_os_str(), std::ffi::OsStr::new("-lmcp_agent_view_c")],
+    );
+    let output = Command::new(&exe).env("LD_LIBRARY_PATH", dir).output().unwrap();
+    passes(&output);
+    // It is the shared library that ran: the program does not hold the library's code.
+    let size = std::fs::metadata(&exe).unwrap().len();
+    let library = std::fs::metadata(dir.join("libmcp_agent_view_c.so")).unwrap().len();
+    assert!(size * 10 < library, "{size} bytes against the library's {library}");
 }
 
 #[test]
