@@ -34,6 +34,17 @@ const (
 	OpenAIResponses = "openai-responses"
 )
 
+// The provenances: where blocks came from, as reference stubs say (HistoryOptions, Options).
+const (
+	FromToolResult       = "tool-result"
+	FromPushEvent        = "push-event"
+	FromChannelMessage   = "channel-message"
+	FromContextInjection = "context-injection"
+	FromScriptResult     = "script-result"
+	FromPrompt           = "prompt"
+	FromSampling         = "sampling"
+)
+
 // Error is an error of the crate's: Kind is one of its ErrorKind names ("Json",
 // "UnrecognizedMessage", "UnknownReference", "UnknownProvider", "Server", "Timeout", …), or
 // "InvalidArgument" or "Panic" (a defect). Line and Column (1-based) are where a JSON error

@@ -350,9 +350,17 @@ func TestTheOtherLanes(t *testing.T) {
 	if err != nil || !strings.Contains(string(asked), "Your name?") {
 		t.Fatalf("%s, %v", asked, err)
 	}
+	// The names this package spells are the crate's tables', in order.
 	targets, provenances, err := Names()
-	if err != nil || !reflect.DeepEqual(targets, []string{Neutral, Anthropic, OpenAIChat, OpenAIResponses}) || len(provenances) < 5 {
-		t.Fatalf("%v %v %v", targets, provenances, err)
+	if err != nil || !reflect.DeepEqual(targets, []string{Neutral, Anthropic, OpenAIChat, OpenAIResponses}) {
+		t.Fatalf("%v %v", targets, err)
+	}
+	spelled := []string{FromToolResult, FromPushEvent, FromChannelMessage, FromContextInjection, FromScriptResult, FromPrompt, FromSampling}
+	if !reflect.DeepEqual(provenances, spelled) {
+		t.Fatalf("%v, the crate's %v", spelled, provenances)
+	}
+	if text, err := History([]byte(`{"content":[{"type":"resource_link","uri":"https://x.example/a","name":"a"}]}`), r, &HistoryOptions{Provenance: FromPushEvent}); err != nil || !strings.HasSuffix(text, "attachment on push event") {
+		t.Fatalf("%q, %v", text, err)
 	}
 	long := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("a", 100) + `"}]}`)
 	if text, err := History(long, r, &HistoryOptions{Budget: 20}); err != nil || !strings.HasSuffix(text, "[truncated]") {
