@@ -6,6 +6,6 @@ package mcpagentview
 // mav_debug: what this package's tests link, beside the crate's other tests.
 
 /*
-#cgo LDFLAGS: ${SRCDIR}/../../target/debug/libmcp_agent_view_c.a -lm -ldl -lpthread
+#cgo LDFLAGS: -L${SRCDIR}/../../target/debug -l:libmcp_agent_view_c.a -lm -ldl -lpthread
 */
 import "C"

@@ -7,8 +7,9 @@
 // block never costs its siblings: it becomes a visible marker.
 //
 // Build the static library first (cargo build --release -p mcp-agent-view-c at the repository's
-// root): cgo links target/release/libmcp_agent_view_c.a (with the build tag mav_debug,
-// target/debug's, as this package's own tests do).
+// root): cgo links libmcp_agent_view_c.a from target/release, or from a directory CGO_LDFLAGS
+// names with -L (with the build tag mav_debug, from target/debug, as this package's own tests
+// do).
 package mcpagentview
 
 /*
