@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,23 @@ func TestTheBridgeAnswersFromTheEverythingServer(t *testing.T) {
 	if _, err := server.CallTool(ctx, "echo", []byte(`[1]`)); !errors.As(err, &e) || e.Kind != "InvalidArgument" {
 		t.Fatalf("%v", err)
 	}
+	// Eight goroutines calling at once over the one server: each gets its own answer.
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				said := fmt.Sprintf("goroutine %d call %d", g, i)
+				answer, err := server.CallTool(ctx, "echo", marshal(t, map[string]string{"message": said}))
+				if err != nil || !strings.Contains(string(answer), said) {
+					t.Errorf("%s: %s, %v", said, answer, err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
 	// A context already done stops the call before it starts.
 	done, stop := context.WithCancel(ctx)
 	stop()

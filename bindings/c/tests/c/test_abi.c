@@ -439,6 +439,34 @@ static int run_corpus(int argc, char **argv) {
   return files > 0 && failures == 0 ? 0 : 1;
 }
 
+struct calls {
+  mav_server *server;
+  int ok;
+};
+
+/* Twenty echo calls on one server from one thread of four. */
+static void *caller(void *arg) {
+  struct calls *calls = arg;
+  for (int i = 0; i < 20; i++) {
+    char args[64];
+    snprintf(args, sizeof args, "{\"message\":\"call %d\"}", i);
+    char *out = NULL;
+    size_t len = 0;
+    mav_error *err = NULL;
+    if (mav_server_call_tool(calls->server, "echo", (const uint8_t *)args, strlen(args), 0, &out, &len, &err) != MAV_OK) {
+      mav_error_free(err);
+      return NULL;
+    }
+    char want[32];
+    snprintf(want, sizeof want, "call %d", i);
+    int echoed = strstr(out, want) != NULL;
+    mav_string_free(out);
+    if (!echoed) return NULL;
+  }
+  __atomic_add_fetch(&calls->ok, 1, __ATOMIC_SEQ_CST);
+  return NULL;
+}
+
 static int run_server(int argc, char **argv) {
   mav_server *server = NULL;
   mav_error *err = NULL;
@@ -485,6 +513,13 @@ static int run_server(int argc, char **argv) {
   err = NULL;
   int rc = mav_server_call_tool(server, "echo", (const uint8_t *)"[1]", 3, 0, &out, &len, &err);
   expect_error(rc, err, "InvalidArgument");
+
+  /* One server, four threads calling at once: every call answered, each its own answer. */
+  struct calls calls = {server, 0};
+  pthread_t threads[4];
+  for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, caller, &calls);
+  for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+  CHECK(calls.ok == 4);
 
   mav_registry_free(reg);
   mav_server_close(server);
