@@ -19,6 +19,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::lanes::agent::AgentBlock;
+use crate::lanes::convert::Converted;
 use crate::lanes::prompt::AgentMessage;
 use crate::lanes::tool_result::AgentToolResult;
 
@@ -186,6 +187,82 @@ impl Target {
             target: self,
             what: What::Messages(messages),
         }
+    }
+}
+
+impl Target {
+    /// A conversion as the packages hand it over, written as it is serialized:
+    /// `{"content": …, "heldForUser": …}`, the content in this target's shape and what was held
+    /// back for the user in the neutral shape.
+    #[must_use]
+    pub fn converted_view<'s>(&'s self, converted: &'s Converted<'s>) -> ConvertedView<'s> {
+        ConvertedView {
+            target: self,
+            converted,
+        }
+    }
+
+    /// One tool result as the packages hand it over, written as it is serialized:
+    /// `{"toolUseId", "name", "content", "isError", "heldForUser", "pending"}`, the content in
+    /// this target's shape, what was held back for the user in the neutral shape, `pending`
+    /// null where the server answered.
+    #[must_use]
+    pub fn tool_result_view<'s>(&'s self, result: &'s AgentToolResult<'s>) -> ToolResultView<'s> {
+        ToolResultView { target: self, result }
+    }
+}
+
+/// [`Target::converted_view`].
+pub struct ConvertedView<'s> {
+    target: &'s Target,
+    converted: &'s Converted<'s>,
+}
+
+impl Serialize for ConvertedView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Out<'x> {
+            content: Shaped<'x>,
+            held_for_user: Shaped<'x>,
+        }
+        let neutral = Target::neutral();
+        Out {
+            content: self.target.blocks_view(&self.converted.content),
+            held_for_user: neutral.blocks_view(&self.converted.held_for_user),
+        }
+        .serialize(s)
+    }
+}
+
+/// [`Target::tool_result_view`].
+pub struct ToolResultView<'s> {
+    target: &'s Target,
+    result: &'s AgentToolResult<'s>,
+}
+
+impl Serialize for ToolResultView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Out<'x> {
+            tool_use_id: &'x str,
+            name: &'x str,
+            content: Shaped<'x>,
+            is_error: bool,
+            held_for_user: Shaped<'x>,
+            pending: Option<&'x crate::wire::pending::Pending>,
+        }
+        let (result, neutral) = (self.result, Target::neutral());
+        Out {
+            tool_use_id: &result.tool_use_id,
+            name: &result.name,
+            content: self.target.blocks_view(&result.content),
+            is_error: result.is_error,
+            held_for_user: neutral.blocks_view(&result.held_for_user),
+            pending: result.pending.as_ref(),
+        }
+        .serialize(s)
     }
 }
 

@@ -18,7 +18,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use mcp_agent_view::fetch::{self, FetchPolicy, FetchSettings};
-use mcp_agent_view::provider::Shaped;
 use mcp_agent_view::rmcp_bridge::{StdioClient, StdioServer};
 use mcp_agent_view::{
     classify, convert, elicitation, history, parse_json, prompt_messages, sampling_request, script, tool_call_failed,
@@ -522,12 +521,6 @@ pub unsafe extern "C" fn mav_convert(
     out_len: *mut usize,
     error: *mut *mut mav_error,
 ) -> i32 {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct View<'s> {
-        content: Shaped<'s>,
-        held_for_user: Shaped<'s>,
-    }
     // SAFETY: the caller's promise.
     unsafe {
         text_out(out, out_len, error, || {
@@ -539,10 +532,7 @@ pub unsafe extern "C" fn mav_convert(
                 &handle(registry, "registry")?.0,
                 &target,
             )?;
-            written(&View {
-                content: target.blocks_view(&converted.content),
-                held_for_user: Target::neutral().blocks_view(&converted.held_for_user),
-            })
+            written(&target.converted_view(&converted))
         })
     }
 }
@@ -800,28 +790,11 @@ pub unsafe extern "C" fn mav_tool_result_view(
     out_len: *mut usize,
     error: *mut *mut mav_error,
 ) -> i32 {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct View<'s> {
-        tool_use_id: &'s str,
-        name: &'s str,
-        content: Shaped<'s>,
-        is_error: bool,
-        held_for_user: Shaped<'s>,
-        pending: Option<&'s Pending>,
-    }
     // SAFETY: the caller's promise.
     unsafe {
         text_out(out, out_len, error, || {
             let r = handle(result, "result")?;
-            written(&View {
-                tool_use_id: &r.result.tool_use_id,
-                name: &r.result.name,
-                content: r.target.blocks_view(&r.result.content),
-                is_error: r.result.is_error,
-                held_for_user: Target::neutral().blocks_view(&r.result.held_for_user),
-                pending: r.result.pending.as_ref(),
-            })
+            written(&r.target.tool_result_view(&r.result))
         })
     }
 }

@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use mcp_agent_view::fetch::{self, FetchPolicy, FetchSettings};
-use mcp_agent_view::provider::Shaped;
 use mcp_agent_view::{
     classify, convert, elicitation, history, parse_json, prompt_messages, sampling_request, script, tool_call_failed,
     tool_result, AgentToolResult, HistoryOptions, Pending, Provenance, Provider, ReferenceRegistry, Target,
@@ -153,20 +152,10 @@ pub fn history_text(message: Message, registry: &Registry, budget: Option<u32>, 
 /// `{"content": …, "heldForUser": …}`, the content in the target's shape.
 #[napi]
 pub fn convert_blocks(message: Message, registry: &Registry, target: String, provenance: String) -> Result<String> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct View<'s> {
-        content: Shaped<'s>,
-        held_for_user: Shaped<'s>,
-    }
     let target = target_of(&target)?;
     let provenance = provenance_of(&provenance)?;
     let converted = caught(|| convert(bytes_of(&message), provenance, &registry.0, &target))?.map_err(|e| error(&e))?;
-    let neutral = Target::neutral();
-    written(&View {
-        content: target.blocks_view(&converted.content),
-        held_for_user: neutral.blocks_view(&converted.held_for_user),
-    })
+    written(&target.converted_view(&converted))
 }
 
 #[napi]
@@ -199,25 +188,7 @@ impl ToolResult {
     /// shape.
     #[napi]
     pub fn view(&self) -> Result<String> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct View<'s> {
-            tool_use_id: &'s str,
-            name: &'s str,
-            content: Shaped<'s>,
-            is_error: bool,
-            held_for_user: Shaped<'s>,
-            pending: Option<&'s Pending>,
-        }
-        let neutral = Target::neutral();
-        written(&View {
-            tool_use_id: &self.result.tool_use_id,
-            name: &self.result.name,
-            content: self.target.blocks_view(&self.result.content),
-            is_error: self.result.is_error,
-            held_for_user: neutral.blocks_view(&self.result.held_for_user),
-            pending: self.result.pending.as_ref(),
-        })
+        written(&self.target.tool_result_view(&self.result))
     }
 
     /// The `tools/call` params that call the tool again: `arguments` and `responses` JSON text.
