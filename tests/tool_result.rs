@@ -436,3 +436,66 @@ fn an_unknown_result_type_is_a_failed_call_naming_the_word() {
     let result = &json_ways(&json!({"resultType": "a\u{1b}[31mb"}))[0];
     assert!(!texts(result)[0].contains('\u{1b}'), "{:?}", texts(result));
 }
+
+/// The turn as a host puts it together from each result's parts
+/// ([`mcp_agent_view::Target::tool_result_parts`]'s documented rule).
+fn turn_from_parts(target: &mcp_agent_view::Target, results: &[AgentToolResult<'_>]) -> Vec<Value> {
+    let parts: Vec<Value> = results
+        .iter()
+        .map(|r| serde_json::to_value(target.tool_result_parts(r)).expect("parts serialize"))
+        .collect();
+    let Some(first) = parts.first() else {
+        return Vec::new();
+    };
+    let items: Vec<Value> = parts.iter().map(|p| p["item"].clone()).collect();
+    let mut turn = if first["oneUserMessage"] == json!(true) {
+        vec![json!({"content": items, "role": "user"})]
+    } else {
+        items
+    };
+    let attachments: Vec<Value> = parts
+        .iter()
+        .flat_map(|p| p["attachments"].as_array().expect("an array").clone())
+        .collect();
+    if !attachments.is_empty() {
+        turn.push(json!({"content": attachments, "role": "user"}));
+    }
+    turn
+}
+
+#[test]
+fn a_turn_put_together_from_each_results_parts_is_the_turn() {
+    let registry = registry();
+    let mut answers: Vec<Value> = common::vector_files()
+        .iter()
+        .map(|path| common::read_json(path))
+        .filter_map(|file| file.get("response").cloned())
+        .collect();
+    answers.push(json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "  "}]}}));
+    answers.push(json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "image", "mimeType": "image/bmp", "data": "Qk0="}]}}));
+    assert!(answers.len() > 20, "the vectors hold tool results");
+    for (_, name) in mcp_agent_view::Provider::NAMES {
+        let target = mcp_agent_view::Target::for_provider(name.parse().expect("a target name"));
+        let mut results: Vec<AgentToolResult<'static>> = answers
+            .iter()
+            .enumerate()
+            .map(|(i, answer)| {
+                let bytes = serde_json::to_vec(answer).unwrap();
+                tool_result(&bytes, "t", &format!("call_{i}"), &registry, &target).into_owned()
+            })
+            .collect();
+        results.push(tool_call_failed("t", "call_failed", "the server went away"));
+        assert_eq!(
+            turn_from_parts(&target, &[]),
+            target.tool_result_messages(&[]),
+            "{name}"
+        );
+        for one in results.chunks(1).chain(results.chunks(3)).chain([&results[..]]) {
+            assert_eq!(
+                turn_from_parts(&target, one),
+                target.tool_result_messages(one),
+                "{name}"
+            );
+        }
+    }
+}

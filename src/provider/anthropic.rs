@@ -33,8 +33,8 @@ pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
     Items(move || blocks.iter().map(Block))
 }
 
-/// One `user` message holding every `tool_result` block of the turn.
-pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
+/// A result's `tool_result` block; the turn's blocks go in one `user` message.
+pub(super) fn tool_result<'a>(result: &'a AgentToolResult<'a>) -> impl Serialize + 'a {
     struct One<'a>(&'a AgentToolResult<'a>);
     impl Serialize for One<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -42,11 +42,5 @@ pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Seria
                 "tool_use_id" => self.0.tool_use_id, "type" => "tool_result")
         }
     }
-    struct Message<'a>(&'a [AgentToolResult<'a>]);
-    impl Serialize for Message<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            object!(s, "content" => Items(move || self.0.iter().map(One)), "role" => "user")
-        }
-    }
-    [Message(results)]
+    One(result)
 }

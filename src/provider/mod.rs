@@ -144,26 +144,50 @@ impl Target {
     /// [`Target::tool_result_messages`] as a value to serialize: the same JSON array, written as
     /// it goes.
     #[must_use]
-    pub fn tool_results_view<'s>(&'s self, results: &'s [AgentToolResult<'s>]) -> Shaped<'s> {
-        let results: Cow<'s, [AgentToolResult<'s>]> = if results
-            .iter()
-            .all(|r| !r.content.iter().any(|b| is_blank(b) || self.refuses(b).is_some()))
-        {
-            Cow::Borrowed(results)
-        } else {
-            Cow::Owned(
-                results
-                    .iter()
-                    .map(|r| AgentToolResult {
-                        content: self.sendable(&r.content, crate::render::NO_CONTENT).into_owned(),
-                        ..r.clone()
-                    })
-                    .collect(),
-            )
-        };
+    pub fn tool_results_view<'s>(&'s self, results: impl IntoIterator<Item = &'s AgentToolResult<'s>>) -> Shaped<'s> {
+        let results = results.into_iter().map(|r| self.sendable_result(r)).collect();
         Shaped {
             target: self,
             what: What::ToolResults(results),
+        }
+    }
+
+    /// One result's share of a turn, for a host that keeps results apart and puts the turn
+    /// together itself (the Node package does, keeping no native value a result):
+    /// `{"attachments": […], "item": …, "oneUserMessage": …}`.
+    ///
+    /// [`Target::tool_result_messages`] of some results is, from their parts in order: the
+    /// items, in one `{"content": [items], "role": "user"}` message where `oneUserMessage`
+    /// (Anthropic), else each item on its own; then, where any result has attachments, one
+    /// `{"content": [every attachment], "role": "user"}` message. No results, no messages.
+    ///
+    /// ```
+    /// use mcp_agent_view::{tool_result, ReferenceRegistry, Target};
+    ///
+    /// let target = Target::openai_chat();
+    /// let answer = br#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"22.5 C"}]}}"#;
+    /// let result = tool_result(answer, "get_weather", "call_1", &ReferenceRegistry::new(), &target);
+    /// let parts = serde_json::to_value(target.tool_result_parts(&result)).unwrap();
+    /// assert_eq!(parts["item"], serde_json::json!({"content": "22.5 C", "role": "tool", "tool_call_id": "call_1"}));
+    /// assert_eq!(parts["attachments"], serde_json::json!([]));
+    /// assert_eq!(target.tool_result_messages(&[result]), [parts["item"].clone()]);
+    /// ```
+    #[must_use]
+    pub fn tool_result_parts<'s>(&'s self, result: &'s AgentToolResult<'s>) -> ToolResultParts<'s> {
+        ToolResultParts {
+            target: self,
+            result: self.sendable_result(result),
+        }
+    }
+
+    /// `result` with its content as this target takes it ([`Target::sendable`]).
+    fn sendable_result<'s>(&self, result: &'s AgentToolResult<'s>) -> Cow<'s, AgentToolResult<'s>> {
+        match self.sendable(&result.content, crate::render::NO_CONTENT) {
+            Cow::Borrowed(_) => Cow::Borrowed(result),
+            Cow::Owned(content) => Cow::Owned(AgentToolResult {
+                content,
+                ..result.clone()
+            }),
         }
     }
 
@@ -266,6 +290,22 @@ impl Serialize for ToolResultView<'_> {
     }
 }
 
+/// [`Target::tool_result_parts`].
+pub struct ToolResultParts<'s> {
+    target: &'s Target,
+    result: Cow<'s, AgentToolResult<'s>>,
+}
+
+impl Serialize for ToolResultParts<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (target, result) = (self.target, &*self.result);
+        shape::object!(s,
+            "attachments" => ResultAttachments(target, &[result]),
+            "item" => ResultItem(target, result),
+            "oneUserMessage" => target.one_user_message())
+    }
+}
+
 /// A provider's JSON for blocks, tool results or prompt messages, written as it is serialized
 /// (with `serde_json::to_writer`, `to_string`, …): nothing is built per block, so memory stays
 /// with what was read however many blocks there are. [`Target::blocks_view`],
@@ -277,7 +317,7 @@ pub struct Shaped<'s> {
 
 enum What<'s> {
     Blocks(Cow<'s, [AgentBlock<'s>]>),
-    ToolResults(Cow<'s, [AgentToolResult<'s>]>),
+    ToolResults(Vec<Cow<'s, AgentToolResult<'s>>>),
     Messages(&'s [AgentMessage<'s>]),
 }
 
@@ -295,12 +335,24 @@ impl Serialize for Shaped<'_> {
             What::ToolResults(results) if results.is_empty() => {
                 serde::ser::SerializeSeq::end(s.serialize_seq(Some(0))?)
             }
-            What::ToolResults(results) => match target.provider {
-                Provider::Neutral => neutral::tool_results(results).serialize(s),
-                Provider::Anthropic => anthropic::tool_results(results).serialize(s),
-                Provider::OpenAiChat => openai_chat::tool_results(results).serialize(s),
-                Provider::OpenAiResponses => openai_responses::tool_results(results, target).serialize(s),
-            },
+            What::ToolResults(results) => {
+                use serde::ser::SerializeSeq as _;
+                let results: Vec<&AgentToolResult<'_>> = results.iter().map(|r| &**r).collect();
+                let attachments = results.iter().any(|r| target.attaches(r));
+                let mut seq = s.serialize_seq(None)?;
+                if target.one_user_message() {
+                    let items = shape::Items(|| results.iter().map(|r| ResultItem(target, r)));
+                    seq.serialize_element(&UserMessage(items))?;
+                } else {
+                    for result in &results {
+                        seq.serialize_element(&ResultItem(target, result))?;
+                    }
+                }
+                if attachments {
+                    seq.serialize_element(&UserMessage(ResultAttachments(target, &results)))?;
+                }
+                seq.end()
+            }
             What::Messages(messages) => {
                 use serde::ser::SerializeSeq as _;
                 let mut seq = s.serialize_seq(Some(messages.len()))?;
@@ -316,6 +368,59 @@ impl Serialize for Shaped<'_> {
                 seq.end()
             }
         }
+    }
+}
+
+/// `{"content": …, "role": "user"}`.
+struct UserMessage<T>(T);
+
+impl<T: Serialize> Serialize for UserMessage<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        shape::object!(s, "content" => self.0, "role" => "user")
+    }
+}
+
+/// A result as its item of the turn: Anthropic's `tool_result` block, OpenAI Chat's `tool`
+/// message, OpenAI Responses' `function_call_output`, the neutral `tool_result` object.
+struct ResultItem<'a>(&'a Target, &'a AgentToolResult<'a>);
+
+impl Serialize for ResultItem<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ResultItem(target, result) = *self;
+        match target.provider {
+            Provider::Neutral => neutral::tool_result(result).serialize(s),
+            Provider::Anthropic => anthropic::tool_result(result).serialize(s),
+            Provider::OpenAiChat => openai_chat::tool_result(result).serialize(s),
+            Provider::OpenAiResponses => openai_responses::tool_result(result, target).serialize(s),
+        }
+    }
+}
+
+/// The parts results add to the `user` message after the turn's items: for the APIs whose
+/// tool outputs take text only, each result's media; nothing for the others.
+struct ResultAttachments<'a>(&'a Target, &'a [&'a AgentToolResult<'a>]);
+
+impl Serialize for ResultAttachments<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ResultAttachments(target, results) = *self;
+        match target.provider {
+            Provider::OpenAiChat => openai_chat::attachments(results).serialize(s),
+            Provider::OpenAiResponses => openai_responses::attachments(results, target).serialize(s),
+            Provider::Neutral | Provider::Anthropic => s.collect_seq(std::iter::empty::<()>()),
+        }
+    }
+}
+
+impl Target {
+    /// Whether the turn's items go in one `user` message (Anthropic's `tool_result` blocks)
+    /// rather than one after another (messages or items of their own).
+    fn one_user_message(&self) -> bool {
+        self.provider == Provider::Anthropic
+    }
+
+    /// Whether `result` adds parts to the `user` message after the turn's items.
+    fn attaches(&self, result: &AgentToolResult<'_>) -> bool {
+        matches!(self.provider, Provider::OpenAiChat | Provider::OpenAiResponses) && shape::has_media(result)
     }
 }
 

@@ -23,8 +23,8 @@ pub(super) fn blocks<'a>(blocks: &'a [AgentBlock<'a>]) -> impl Serialize + 'a {
     Items(move || blocks.iter())
 }
 
-/// `{"content":[…],"isError":…,"name":…,"toolUseId":…,"type":"tool_result"}` per result.
-pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
+/// `{"content":[…],"isError":…,"name":…,"toolUseId":…,"type":"tool_result"}`, one a result.
+pub(super) fn tool_result<'a>(result: &'a AgentToolResult<'a>) -> impl Serialize + 'a {
     struct One<'a>(&'a AgentToolResult<'a>);
     impl Serialize for One<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -32,5 +32,5 @@ pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Seria
                 "name" => self.0.name, "toolUseId" => self.0.tool_use_id, "type" => "tool_result")
         }
     }
-    Items(move || results.iter().map(One))
+    One(result)
 }

@@ -4,7 +4,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
+use super::shape::{object, Attachments, DataUrl, Items, Output, TextOutputs};
 use super::{text_of, Lines, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
 use crate::lanes::tool_result::AgentToolResult;
@@ -65,10 +65,14 @@ fn audio_format(mime_type: &str) -> Option<&'static str> {
     }
 }
 
-/// One `tool` message per result, contiguous, then one `user` message with the media of all
-/// of them, where there is any.
-pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>]) -> impl Serialize + 'a {
-    TextOnlyTurn(results, Chat)
+/// A result's `tool` message (text only, media as a placeholder naming what follows).
+pub(super) fn tool_result<'a>(result: &'a AgentToolResult<'a>) -> impl Serialize + 'a {
+    Output(result, Chat)
+}
+
+/// The parts of the `user` message after the turn's `tool` messages: each result's media.
+pub(super) fn attachments<'a>(results: &'a [&'a AgentToolResult<'a>]) -> impl Serialize + 'a {
+    Attachments(results, Chat)
 }
 
 /// OpenAI Chat's text-only tool outputs: `tool` messages, media in `user` content parts.

@@ -4,7 +4,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::shape::{object, DataUrl, Items, TextOnlyTurn, TextOutputs};
+use super::shape::{object, Attachments, DataUrl, Items, Output, TextOutputs};
 use super::{text_of, Lines, Target, DOCUMENT_NAME};
 use crate::lanes::agent::AgentBlock;
 use crate::lanes::tool_result::AgentToolResult;
@@ -32,11 +32,15 @@ pub(super) fn items<'a>(blocks: &'a [AgentBlock<'a>], target: &'a Target) -> imp
     Items(move || blocks.iter().map(move |b| Item(b, target)))
 }
 
-/// One `function_call_output` item per result, its `output` text only (media as a
-/// placeholder naming what follows), then, where any result carries media, one `user` message
-/// with the media of all of them, each result's introduced by a line naming its call.
-pub(super) fn tool_results<'a>(results: &'a [AgentToolResult<'a>], target: &'a Target) -> impl Serialize + 'a {
-    TextOnlyTurn(results, Responses(target))
+/// A result's `function_call_output` item, its `output` text only (media as a placeholder
+/// naming what follows).
+pub(super) fn tool_result<'a>(result: &'a AgentToolResult<'a>, target: &'a Target) -> impl Serialize + 'a {
+    Output(result, Responses(target))
+}
+
+/// The items of the `user` message after the turn's outputs: each result's media.
+pub(super) fn attachments<'a>(results: &'a [&'a AgentToolResult<'a>], target: &'a Target) -> impl Serialize + 'a {
+    Attachments(results, Responses(target))
 }
 
 /// OpenAI Responses' text-only tool outputs: `function_call_output` items, media in `user`

@@ -4,8 +4,12 @@
 
 use std::fmt::Display;
 
-use serde::ser::Serializer;
+use serde::ser::{SerializeSeq as _, Serializer};
 use serde::Serialize;
+
+use crate::lanes::agent::AgentBlock;
+use crate::lanes::tool_result::AgentToolResult;
+use crate::render;
 
 /// A JSON object: `object!(serializer, "key" => value, …)`, keys written in the order given
 /// (sorted, by the caller).
@@ -55,81 +59,58 @@ pub(super) trait TextOutputs: Copy {
     /// One result's output, its text `lines` (media as a placeholder naming what follows).
     fn output<S: Serializer>(
         self,
-        result: &crate::lanes::tool_result::AgentToolResult<'_>,
+        result: &AgentToolResult<'_>,
         lines: super::Lines<'_>,
         s: S,
     ) -> Result<S::Ok, S::Error>;
     /// One part of the `user` message.
-    fn part<S: Serializer>(self, block: &crate::lanes::agent::AgentBlock<'_>, s: S) -> Result<S::Ok, S::Error>;
+    fn part<S: Serializer>(self, block: &AgentBlock<'_>, s: S) -> Result<S::Ok, S::Error>;
 }
 
-/// A turn's results for a [`TextOutputs`] API: one output per result, contiguous (an error's
-/// text first `[tool returned an error]`, the API having no error flag), then, where any
-/// result carries media, one `user` message with the media of all of them, each result's
-/// introduced by `[attachments of tool call <id>]`.
-pub(super) struct TextOnlyTurn<'a, K>(
-    pub(super) &'a [crate::lanes::tool_result::AgentToolResult<'a>],
-    pub(super) K,
-);
+/// A result's output for a [`TextOutputs`] API: its text (an error's first line
+/// `[tool returned an error]`, the API having no error flag; media as a placeholder naming what
+/// follows).
+pub(super) struct Output<'a, K>(pub(super) &'a AgentToolResult<'a>, pub(super) K);
 
-impl<K: TextOutputs> Serialize for TextOnlyTurn<'_, K> {
+impl<K: TextOutputs> Serialize for Output<'_, K> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use crate::lanes::agent::AgentBlock;
-        use crate::lanes::tool_result::AgentToolResult;
-        use crate::render;
-        use serde::ser::SerializeSeq as _;
+        let lines = super::Lines {
+            first: self.0.is_error.then_some(render::TOOL_ERROR),
+            blocks: &self.0.content,
+            note: Some(render::FOLLOWS),
+        };
+        self.1.output(self.0, lines, s)
+    }
+}
 
-        struct Output<'a, K>(&'a AgentToolResult<'a>, K);
-        impl<K: TextOutputs> Serialize for Output<'_, K> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let lines = super::Lines {
-                    first: self.0.is_error.then_some(render::TOOL_ERROR),
-                    blocks: &self.0.content,
-                    note: Some(render::FOLLOWS),
-                };
-                self.1.output(self.0, lines, s)
-            }
-        }
+/// The parts a [`TextOutputs`] API's `user` message after a turn's outputs carries: each
+/// result's media, introduced by `[attachments of tool call <id>]`; nothing for a result with
+/// none.
+pub(super) struct Attachments<'a, K>(pub(super) &'a [&'a AgentToolResult<'a>], pub(super) K);
+
+impl<K: TextOutputs> Serialize for Attachments<'_, K> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         struct Part<'a, K>(&'a AgentBlock<'a>, K);
         impl<K: TextOutputs> Serialize for Part<'_, K> {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 self.1.part(self.0, s)
             }
         }
-        struct Attachments<'a, K>(&'a [AgentToolResult<'a>], K);
-        impl<K: TextOutputs> Serialize for Attachments<'_, K> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut seq = s.serialize_seq(None)?;
-                for result in self.0.iter().filter(|r| has_media(r)) {
-                    let intro = AgentBlock::Text {
-                        text: render::attachments_of(&result.tool_use_id).into(),
-                    };
-                    seq.serialize_element(&Part(&intro, self.1))?;
-                    for block in result.content.iter().filter(|b| b.as_text().is_none()) {
-                        seq.serialize_element(&Part(block, self.1))?;
-                    }
-                }
-                seq.end()
+        let mut seq = s.serialize_seq(None)?;
+        for result in self.0.iter().filter(|r| has_media(r)) {
+            let intro = AgentBlock::Text {
+                text: render::attachments_of(&result.tool_use_id).into(),
+            };
+            seq.serialize_element(&Part(&intro, self.1))?;
+            for block in result.content.iter().filter(|b| b.as_text().is_none()) {
+                seq.serialize_element(&Part(block, self.1))?;
             }
-        }
-        struct User<'a, K>(&'a [AgentToolResult<'a>], K);
-        impl<K: TextOutputs> Serialize for User<'_, K> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                object!(s, "content" => Attachments(self.0, self.1), "role" => "user")
-            }
-        }
-        fn has_media(result: &AgentToolResult<'_>) -> bool {
-            result.content.iter().any(|b| b.as_text().is_none())
-        }
-
-        let media = self.0.iter().any(has_media);
-        let mut seq = s.serialize_seq(Some(self.0.len() + usize::from(media)))?;
-        for result in self.0 {
-            seq.serialize_element(&Output(result, self.1))?;
-        }
-        if media {
-            seq.serialize_element(&User(self.0, self.1))?;
         }
         seq.end()
     }
+}
+
+/// Whether a result carries media (any block that is not text).
+pub(super) fn has_media(result: &AgentToolResult<'_>) -> bool {
+    result.content.iter().any(|b| b.as_text().is_none())
 }

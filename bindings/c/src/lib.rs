@@ -864,9 +864,9 @@ pub unsafe extern "C" fn mav_tool_result_messages(
             };
             let results = handles
                 .iter()
-                .map(|&r| handle(r, "a result").map(|r| r.result.clone()))
+                .map(|&r| handle(r, "a result").map(|r| &r.result))
                 .collect::<Outcome<Vec<_>>>()?;
-            written(&target.tool_results_view(&results))
+            written(&target.tool_results_view(results))
         })
     }
 }
