@@ -176,8 +176,10 @@ export class Registry {
 
 /**
  * The tool result the model reads for one call (made by `toolResult`, `toolCallFailed` and
- * `fetch.Fetcher.fetchReference`; `toolResultMessages` takes no other). `content` and
- * `heldForUser` are read from the native result when first asked for.
+ * `fetch.Fetcher.fetchReference`; `toolResultMessages` takes no other). A plain JS object that
+ * keeps no native value: its part of a turn is made with it; `content`, `heldForUser`,
+ * `pending` and `isError` are read from the server's answer again when first asked for (the
+ * registry gives each uri the id it gave before).
  */
 export class ToolResult<T extends Target = Target> {
   private constructor();

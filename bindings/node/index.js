@@ -170,25 +170,32 @@ function script(message, registry, options) {
 }
 
 /**
- * The tool result the model reads for one call. `content` (in the target's shape) and
- * `heldForUser` (neutral) are read from the native result the first time they are asked for;
- * `toolResultMessages` reads the native result itself.
+ * The tool result the model reads for one call, a plain JS object that keeps no native value:
+ * the JSON text of its part of a turn, which `toolResultMessages` puts together with no native
+ * call, and its source (the server's answer), read again for its view (`content` in the
+ * target's shape, `heldForUser` neutral, `pending`) the first time that is asked for, for
+ * another target, or for its retry params.
  */
 class ToolResult {
-  #handle;
+  #target;
+  #parts;
   #view;
+  #source;
 
-  constructor(handle, toolUseId, name) {
-    this.#handle = handle;
+  /** `source.shown(target, view)` gives the native JSON of its parts, or of its view. */
+  constructor(target, source, toolUseId, name) {
+    this.#target = target;
+    this.#source = source;
+    this.#parts = call(() => source.shown(target, false));
     /** The id of the `tool_use` this result answers. */
     this.toolUseId = toolUseId;
     /** The tool's name. */
-    this.name = name ?? handle.name;
+    this.name = name ?? this.#viewed().name;
   }
 
   /** Whether the call failed. */
   get isError() {
-    return this.#handle.isError;
+    return this.#viewed().isError;
   }
 
   /** What the model reads, as blocks in the target's shape. */
@@ -219,11 +226,14 @@ class ToolResult {
     if (responses === null || typeof responses !== "object" || Array.isArray(responses)) {
       throw new TypeError("responses is an object of each request's result by its key");
     }
-    return JSON.parse(call(() => this.#handle.retryParams(jsonOf(args ?? {}, "arguments"), jsonOf(responses, "responses"))));
+    if (this.pending?.kind !== "input_required" || this.#source.retryParams === undefined) {
+      throw new McpAgentViewError("this result asks for no input", "InputResponses", undefined, undefined);
+    }
+    return JSON.parse(call(() => this.#source.retryParams(jsonOf(args ?? {}, "arguments"), jsonOf(responses, "responses"))));
   }
 
   #viewed() {
-    return (this.#view ??= JSON.parse(this.#handle.view()));
+    return (this.#view ??= JSON.parse(call(() => this.#source.shown(this.#target, true))));
   }
 
   toJSON() {
@@ -236,9 +246,10 @@ class ToolResult {
     return `ToolResult ${inspect(this.toJSON(), options)}`;
   }
 
-  /** The native result behind a `ToolResult`, or undefined. */
-  static handleOf(result) {
-    return result instanceof ToolResult ? result.#handle : undefined;
+  /** A result's part of a turn for `target` (JSON text), or undefined for what is no `ToolResult`. */
+  static partsOf(result, target) {
+    if (!(result instanceof ToolResult)) return undefined;
+    return target === result.#target ? result.#parts : call(() => result.#source.shown(target, false));
   }
 }
 
@@ -250,8 +261,16 @@ function toolResult(message, options) {
   const { name, toolUseId, registry, target } = optionsOf(options);
   const tool = nameOf(name, "name", REQUIRED);
   const id = nameOf(toolUseId, "toolUseId", REQUIRED);
-  const handle = call(() => native.toolResult(bytesOf(message), tool, id, registryOf(registry), nameOf(target, "target", "anthropic")));
-  return new ToolResult(handle, id, tool);
+  const reg = registryOf(registry);
+  // Bytes are copied (a Buffer's own `slice` would not copy): the caller may fill the same
+  // buffer again before this result is read again.
+  const bytes = bytesOf(message);
+  const input = typeof bytes === "string" ? bytes : Uint8Array.prototype.slice.call(bytes);
+  const source = {
+    shown: (t, view) => native.toolResult(input, tool, id, reg, t, view),
+    retryParams: (args, responses) => native.toolResultRetryParams(input, tool, id, reg, args, responses),
+  };
+  return new ToolResult(nameOf(target, "target", "anthropic"), source, id, tool);
 }
 
 /** The tool result of a call that failed before any answer arrived. */
@@ -260,19 +279,32 @@ function toolCallFailed(name, toolUseId, error, options) {
   const why = error instanceof Error ? error.message : String(error);
   const tool = nameOf(name, "name", REQUIRED);
   const id = nameOf(toolUseId, "toolUseId", REQUIRED);
-  return new ToolResult(call(() => native.toolCallFailed(tool, id, why, nameOf(target, "target", "anthropic"))), id, tool);
+  const source = { shown: (t, view) => native.toolCallFailed(tool, id, why, t, view) };
+  return new ToolResult(nameOf(target, "target", "anthropic"), source, id, tool);
 }
 
-/** Everything one turn's tool results add to the conversation, in the target's shape. */
+/**
+ * Everything one turn's tool results add to the conversation, in the target's shape. Put
+ * together here from each result's part (`Target::tool_result_parts` in the crate): the items,
+ * in one `user` message where the target says so (Anthropic), else one after another; then,
+ * where any result has attachments (OpenAI's media), one `user` message with them all.
+ */
 function toolResultMessages(results, options) {
   const { target } = optionsOf(options);
+  const t = nameOf(target, "target", "anthropic");
+  if (!TARGETS.includes(t)) throw new RangeError(`unknown target ${JSON.stringify(t)}: one of ${TARGETS.join(", ")}`);
   if (!Array.isArray(results)) throw new TypeError("results is an array of toolResult()s");
-  const handles = results.map((r) => {
-    const handle = ToolResult.handleOf(r);
-    if (handle === undefined) throw new TypeError("each result comes from toolResult, toolCallFailed or fetchReference");
-    return handle;
+  const parts = results.map((r) => {
+    const text = ToolResult.partsOf(r, t);
+    if (text === undefined) throw new TypeError("each result comes from toolResult, toolCallFailed or fetchReference");
+    return JSON.parse(text);
   });
-  return JSON.parse(call(() => native.toolResultMessages(handles, nameOf(target, "target", "anthropic"))));
+  if (parts.length === 0) return [];
+  const items = parts.map((p) => p.item);
+  const messages = parts[0].oneUserMessage ? [{ content: items, role: "user" }] : items;
+  const attachments = parts.flatMap((p) => p.attachments);
+  if (attachments.length > 0) messages.push({ content: attachments, role: "user" });
+  return messages;
 }
 
 /** MCP tools (as `tools/list` gives them) as the target's tool definitions. */
@@ -351,10 +383,9 @@ const fetch = {
      */
     async fetchReference(input, toolUseId, registry, options) {
       const { target } = optionsOf(options);
+      const t = nameOf(target, "target", "anthropic");
       const text = typeof input === "string" ? input : jsonOf(input ?? null, "input");
-      const pending = call(() =>
-        this._native.fetchReference(text, nameOf(toolUseId, "toolUseId", REQUIRED), registryOf(registry), nameOf(target, "target", "anthropic")),
-      );
+      const pending = call(() => this._native.fetchReference(text, nameOf(toolUseId, "toolUseId", REQUIRED), registryOf(registry), t));
       let output;
       try {
         output = await pending;
@@ -363,7 +394,7 @@ const fetch = {
         if (e?.code === "GenericFailure") throw new McpAgentViewError(e.message, "Panic", undefined, undefined);
         throw translated(e);
       }
-      return new ToolResult(output, toolUseId);
+      return new ToolResult(t, { shown: (target, view) => native.fetchedShown(output, target, view) }, toolUseId);
     }
   },
 };

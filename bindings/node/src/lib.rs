@@ -16,8 +16,8 @@ use mcp_agent_view::{
     classify, convert, elicitation, history, parse_json, prompt_messages, sampling_request, script, tool_call_failed,
     tool_result, AgentToolResult, HistoryOptions, Pending, Provenance, Provider, ReferenceRegistry, Target,
 };
-use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Uint8Array};
-use napi::{Env, Task};
+use napi::bindgen_prelude::{AsyncTask, Either, External, Uint8Array, Unknown};
+use napi::{Env, ScopedTask};
 use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
@@ -164,48 +164,43 @@ pub fn script_value(message: Message, registry: &Registry, target: String) -> Re
     caught(|| script(bytes_of(&message), &registry.0, &target))?.map_err(|e| error(&e))
 }
 
-/// One call's tool result; `index.js`'s `ToolResult` holds it, reads its view when asked, and
-/// hands it to `tool_result_messages`.
-#[napi]
-pub struct ToolResult {
-    result: AgentToolResult<'static>,
-    target: Target,
+/// A tool result as `index.js`'s `ToolResult` keeps it, in a plain JS object: the JSON of
+/// `Target::tool_result_parts` (what `toolResultMessages` puts together, in JS, with no
+/// crossing), or, with `view`, of `Target::tool_result_view` (made when first asked for). No
+/// native value is kept for a result: creating, unwrapping and finalizing one costs more than
+/// the lane.
+fn shown(result: &AgentToolResult<'_>, target: &Target, view: bool) -> Result<String> {
+    if view {
+        written(&target.tool_result_view(result))
+    } else {
+        written(&target.tool_result_parts(result))
+    }
 }
 
-#[napi]
-impl ToolResult {
-    #[napi(getter)]
-    pub fn is_error(&self) -> bool {
-        self.result.is_error
-    }
+/// The `tools/call` params that call the tool again: `arguments` and `responses` JSON text.
+fn retry_params_of(result: &AgentToolResult<'_>, arguments: &str, responses: &str) -> Result<String> {
+    let Some(Pending::InputRequired(asked)) = &result.pending else {
+        return Err(raised("InputResponses", "this result asks for no input", None, None));
+    };
+    let arguments = parse_json(arguments.as_bytes()).map_err(|e| error(&e))?;
+    let Value::Object(responses) = parse_json(responses.as_bytes()).map_err(|e| error(&e))? else {
+        return Err(invalid("responses is an object of each request's result by its key"));
+    };
+    let params = asked
+        .retry_params(&result.name, &arguments, responses)
+        .map_err(|e| error(&e))?;
+    written(&params)
+}
 
-    #[napi(getter)]
-    pub fn name(&self) -> String {
-        self.result.name.to_string()
-    }
+/// A fetch tool's answer, kept native: it cannot be made again from an input, as a server's
+/// answer can (one fetch a call, so its cost does not matter).
+pub struct Fetched {
+    result: AgentToolResult<'static>,
+}
 
-    /// `{"toolUseId", "name", "content", "isError", "heldForUser"}`, the content in the target's
-    /// shape.
-    #[napi]
-    pub fn view(&self) -> Result<String> {
-        written(&self.target.tool_result_view(&self.result))
-    }
-
-    /// The `tools/call` params that call the tool again: `arguments` and `responses` JSON text.
-    #[napi]
-    pub fn retry_params(&self, arguments: String, responses: String) -> Result<String> {
-        let Some(Pending::InputRequired(asked)) = &self.result.pending else {
-            return Err(raised("InputResponses", "this result asks for no input", None, None));
-        };
-        let arguments = parse_json(arguments.as_bytes()).map_err(|e| error(&e))?;
-        let Value::Object(responses) = parse_json(responses.as_bytes()).map_err(|e| error(&e))? else {
-            return Err(invalid("responses is an object of each request's result by its key"));
-        };
-        let params = asked
-            .retry_params(&self.result.name, &arguments, responses)
-            .map_err(|e| error(&e))?;
-        written(&params)
-    }
+#[napi(js_name = "fetchedShown")]
+pub fn fetched_shown(fetched: &External<Fetched>, target: String, view: bool) -> Result<String> {
+    shown(&fetched.result, &target_of(&target)?, view)
 }
 
 #[napi(js_name = "samplingRequest")]
@@ -240,6 +235,9 @@ pub fn max_input_rounds() -> u32 {
     u32::try_from(mcp_agent_view::MAX_INPUT_ROUNDS).unwrap_or(u32::MAX)
 }
 
+/// A server's answer to one call as [`shown`] gives it. Read again for its view, for another
+/// target or for its retry params: the registry gives the same uri the same id, so it reads as
+/// it did.
 #[napi(js_name = "toolResult")]
 pub fn tool_result_of(
     message: Message,
@@ -247,25 +245,41 @@ pub fn tool_result_of(
     tool_use_id: String,
     registry: &Registry,
     target: String,
-) -> Result<ToolResult> {
+    view: bool,
+) -> Result<String> {
     let target = target_of(&target)?;
-    let result = caught(|| tool_result(bytes_of(&message), &name, &tool_use_id, &registry.0, &target).into_owned())?;
-    Ok(ToolResult { result, target })
+    let result = caught(|| tool_result(bytes_of(&message), &name, &tool_use_id, &registry.0, &target))?;
+    shown(&result, &target, view)
+}
+
+/// The `tools/call` params that call the tool again, from the same answer read again.
+#[napi(js_name = "toolResultRetryParams")]
+pub fn tool_result_retry_params(
+    message: Message,
+    name: String,
+    tool_use_id: String,
+    registry: &Registry,
+    arguments: String,
+    responses: String,
+) -> Result<String> {
+    let target = Target::neutral();
+    let result = caught(|| tool_result(bytes_of(&message), &name, &tool_use_id, &registry.0, &target))?;
+    retry_params_of(&result, &arguments, &responses)
 }
 
 #[napi(js_name = "toolCallFailed")]
-pub fn tool_call_failed_of(name: String, tool_use_id: String, error: String, target: String) -> Result<ToolResult> {
-    Ok(ToolResult {
-        result: tool_call_failed(&name, &tool_use_id, &error),
-        target: target_of(&target)?,
-    })
-}
-
-#[napi]
-pub fn tool_result_messages(results: Vec<ClassInstance<'_, ToolResult>>, target: String) -> Result<String> {
-    let target = target_of(&target)?;
-    let results: Vec<AgentToolResult<'static>> = results.iter().map(|r| r.result.clone()).collect();
-    written(&target.tool_results_view(&results))
+pub fn tool_call_failed_of(
+    name: String,
+    tool_use_id: String,
+    error: String,
+    target: String,
+    view: bool,
+) -> Result<String> {
+    shown(
+        &tool_call_failed(&name, &tool_use_id, &error),
+        &target_of(&target)?,
+        view,
+    )
 }
 
 #[napi(js_name = "promptMessages")]
@@ -364,9 +378,9 @@ pub struct FetchTask {
     target: Target,
 }
 
-impl Task for FetchTask {
+impl<'task> ScopedTask<'task> for FetchTask {
     type Output = AgentToolResult<'static>;
-    type JsValue = ToolResult;
+    type JsValue = Unknown<'task>;
 
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let mut fetcher = fetch::Fetcher::new(self.policy.clone());
@@ -384,10 +398,7 @@ impl Task for FetchTask {
         })
     }
 
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        Ok(ToolResult {
-            result: output,
-            target: self.target.clone(),
-        })
+    fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        External::new(Fetched { result: output }).into_unknown(env)
     }
 }
