@@ -3,7 +3,7 @@
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-agent-view");
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/report.json");
@@ -527,6 +527,36 @@ fn fetch_refuses_bad_arguments_in_one_line() {
         TWO_REFERENCES,
         "mcp-agent-view: --allow-scheme: not a scheme: ht tp",
     );
+    fails(
+        &[
+            "fetch",
+            "--allow-scheme",
+            "http",
+            "--allow-origin",
+            "https://ok.example",
+            "--allow-origin",
+            "nope",
+        ],
+        TWO_REFERENCES,
+        "mcp-agent-view: --allow-origin: not an origin: nope",
+    );
+    // The flags are the crate's settings: a `file` scheme beside the directory is the
+    // directory's, and adds nothing (FetchSettings::policy), so it is no error.
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().expect("a UTF-8 temp dir");
+    let out: Value = serde_json::from_str(&ok(
+        &[
+            "fetch",
+            "--no-fetch",
+            "--allow-scheme",
+            "file",
+            "--allow-files-under",
+            dir,
+        ],
+        TWO_REFERENCES,
+    ))
+    .unwrap();
+    assert_eq!(out["fetches"], json!([]));
 }
 
 /// Inputs beyond the vectors for the test below: numbers spelt as no library writes them again,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_agent_view::fetch::{FetchPolicy, Fetcher, Refusal, DEFAULT_MAX_BYTES, TOOL_NAME};
+use mcp_agent_view::fetch::{FetchPolicy, FetchSettings, Fetcher, Refusal, DEFAULT_MAX_BYTES, TOOL_NAME};
 use mcp_agent_view::reference::{ReferenceRecord, RegistrySnapshot};
 use mcp_agent_view::{convert, history, HistoryOptions, Message, Provenance, ReferenceRegistry, Target};
 use serde_json::{json, Map, Value};
@@ -127,41 +127,59 @@ pub(crate) fn run(args: &FetchArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The flags as the crate's one settings type, each flag its field; the checks are
+/// [`FetchSettings::policy`]'s, and only what a flag reads from the machine (a directory, a
+/// variable) or writes as a number the settings take otherwise is checked here.
 fn policy(args: &FetchArgs) -> Result<FetchPolicy, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(format!("--timeout {}: not a positive number of seconds", args.timeout));
     }
-    let mut policy = FetchPolicy::new()
-        .max_bytes(args.max_bytes)
-        .timeout(Duration::from_secs_f64(args.timeout.min(86_400.0)));
-    for scheme in &args.allow_scheme {
-        policy = policy.allow_scheme(scheme).map_err(|e| {
-            if scheme.eq_ignore_ascii_case("file") {
-                "--allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR".to_owned()
-            } else {
-                format!("--allow-scheme: {e}")
-            }
-        })?;
+    if let Some(dir) = args.allow_files_under.as_deref().filter(|dir| !dir.is_dir()) {
+        return Err(format!("--allow-files-under {}: no such directory", dir.display()));
     }
-    if let Some(dir) = &args.allow_files_under {
-        if !dir.is_dir() {
-            return Err(format!("--allow-files-under {}: no such directory", dir.display()));
+    let bearer = match &args.bearer_env {
+        Some(var) => Some(std::env::var(var).map_err(|_| format!("--bearer-env {var}: the variable is not set"))?),
+        None => None,
+    };
+    let mut settings = FetchSettings::default();
+    settings.max_bytes = args.max_bytes;
+    settings.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
+    settings.allow_schemes.clone_from(&args.allow_scheme);
+    settings.allow_files_under.clone_from(&args.allow_files_under);
+    settings.allow_hard_links = args.allow_hard_links;
+    settings.allow_origins.clone_from(&args.allow_origin);
+    settings.origin.clone_from(&args.origin);
+    settings.bearer = bearer;
+    settings.policy().map_err(|e| flagged(&settings, &e))
+}
+
+/// A settings error named by the flag whose value it is: each flag that can fail is checked
+/// alone, with the directory it goes with.
+fn flagged(settings: &FetchSettings, e: &mcp_agent_view::Error) -> String {
+    let alone = |set: &dyn Fn(&mut FetchSettings)| {
+        let mut one = FetchSettings::default();
+        one.allow_files_under.clone_from(&settings.allow_files_under);
+        set(&mut one);
+        one.policy().is_err()
+    };
+    if let Some(scheme) = settings
+        .allow_schemes
+        .iter()
+        .find(|scheme| alone(&|one| one.allow_schemes = vec![(*scheme).clone()]))
+    {
+        if scheme.eq_ignore_ascii_case("file") {
+            return "--allow-scheme file: files are allowed only under a directory: use --allow-files-under DIR"
+                .to_owned();
         }
-        policy = policy.allow_files_under(dir).allow_hard_links(args.allow_hard_links);
+        return format!("--allow-scheme: {e}");
     }
-    for origin in &args.allow_origin {
-        policy = policy
-            .allow_origin(origin)
-            .map_err(|e| format!("--allow-origin: {e}"))?;
+    if alone(&|one| one.allow_origins.clone_from(&settings.allow_origins)) {
+        return format!("--allow-origin: {e}");
     }
-    if let Some(origin) = &args.origin {
-        policy = policy.origin(origin).map_err(|e| format!("--origin: {e}"))?;
+    if alone(&|one| one.origin.clone_from(&settings.origin)) {
+        return format!("--origin: {e}");
     }
-    if let Some(var) = &args.bearer_env {
-        let token = std::env::var(var).map_err(|_| format!("--bearer-env {var}: the variable is not set"))?;
-        policy = policy.bearer(&token);
-    }
-    Ok(policy)
+    e.to_string()
 }
 
 /// What the model reads: the history lane under each provenance, and the neutral blocks lane.
