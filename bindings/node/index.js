@@ -346,8 +346,7 @@ const mcp = require("./mcp.js")({
 
 /** Every block's class and the fields that decided it, an object a block. */
 function classify(message) {
-  const lines = call(() => native.classify(bytesOf(message)));
-  return lines.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+  return JSON.parse(call(() => native.classify(bytesOf(message))));
 }
 
 /** Fetching what a reference stub names, when the model calls the fetch tool. */

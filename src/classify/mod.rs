@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 mod beside;
 
@@ -95,56 +96,67 @@ impl Class<'_> {
     }
 
     /// The class and the fields that decided it, as JSON, for diagnostics (the CLI's
-    /// `classify` lane). Labels are cleaned and cut; the uri is left out.
+    /// `classify` lane). Labels are cleaned and cut; the uri is left out. A `Value` of
+    /// [`Class::summary_view`].
     #[must_use]
     pub fn summary(&self) -> Value {
-        let label = |s: Option<&str>| s.and_then(clean_label).map_or(Value::Null, Value::String);
-        let mime = |s: Option<&str>| {
-            s.and_then(mime_label)
-                .map_or(Value::Null, |m| Value::String(m.into_owned()))
+        serde_json::to_value(self.summary_view()).unwrap_or(Value::Null)
+    }
+
+    /// [`Class::summary`] as a typed value to serialize (or to hand a binding), built with no
+    /// `Value`: its JSON keys are written sorted, as a `Value` writes them.
+    #[must_use]
+    pub fn summary_view(&self) -> Summary<'_> {
+        fn mime(s: Option<&str>) -> Field<Cow<'_, str>> {
+            Field::Written(s.and_then(mime_label))
+        }
+        let label = |s: Option<&str>| Field::Written(s.and_then(clean_label));
+        let mut out = Summary {
+            class: self.name(),
+            ..Summary::default()
         };
-        let mut out = json!({"class": self.name()});
-        let fields = match self {
-            Class::Text { text } => json!({"chars": text.chars().count()}),
+        match self {
+            Class::Text { text } => out.chars = Some(text.chars().count()),
             Class::Media(m) => {
-                json!({"kind": m.kind.as_str(), "mimeType": mime(Some(m.mime_type)), "sizeBytes": m.size})
+                out.kind = Some(m.kind.as_str());
+                out.mime_type = mime(Some(m.mime_type));
+                out.size_bytes = Field::Written(Some(m.size));
             }
             Class::EmbeddedText { mime_type, text } => {
-                json!({"mimeType": mime(*mime_type), "chars": text.chars().count()})
+                out.mime_type = mime(*mime_type);
+                out.chars = Some(text.chars().count());
             }
-            Class::EmbeddedBlob(b) => json!({
-                "mimeType": mime(b.mime_type),
-                "sizeBytes": b.size,
-                "shownAs": match &b.form {
+            Class::EmbeddedBlob(b) => {
+                out.mime_type = mime(b.mime_type);
+                out.size_bytes = Field::Written(Some(b.size));
+                out.shown_as = Some(match &b.form {
                     BlobForm::Media(kind) => kind.as_str(),
                     BlobForm::Text(_) => "text",
                     BlobForm::NotText(reason) => reason,
                     BlobForm::File => "file",
-                },
-            }),
-            Class::Reference(r) => json!({
-                "source": match r.source {
+                });
+            }
+            Class::Reference(r) => {
+                out.source = Some(match r.source {
                     ReferenceSource::BulkResource => "resource",
                     ReferenceSource::ResourceLink => "resource_link",
                     ReferenceSource::Media(kind) => kind.as_str(),
-                },
-                "name": label(r.name),
-                "mimeType": mime(r.mime_type),
-                "sizeBytes": r.size_bytes,
-                "disposition": r.disposition.map(|d| match d {
+                });
+                out.name = label(r.name);
+                out.mime_type = mime(r.mime_type);
+                out.size_bytes = Field::Written(r.size_bytes);
+                out.disposition = Field::Written(r.disposition.map(|d| match d {
                     Disposition::Never => "never",
                     Disposition::Ref => "ref",
-                }),
-                "rejected": r.rejected.iter().map(|f| json!({"field": f.field, "reason": f.reason})).collect::<Vec<_>>(),
-            }),
-            Class::Withheld { kind } => json!({"kind": kind.as_str()}),
-            Class::Invalid { type_name, reason } => {
-                json!({"type": type_name.and_then(type_label), "reason": reason})
+                }));
+                out.rejected = Some(&r.rejected);
             }
-            Class::Unsupported { type_name } => json!({"type": type_label(type_name)}),
-        };
-        if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
-            out.extend(fields);
+            Class::Withheld { kind } => out.kind = Some(kind.as_str()),
+            Class::Invalid { type_name, reason } => {
+                out.type_name = Field::Written(type_name.and_then(type_label));
+                out.reason = Some(reason);
+            }
+            Class::Unsupported { type_name } => out.type_name = Field::Written(type_label(type_name)),
         }
         out
     }
@@ -268,13 +280,88 @@ pub struct Reference<'a> {
     pub rejected: Vec<RejectedField>,
 }
 
-/// An optional reference field that was dropped, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An optional reference field that was dropped, and why; serialized `{"field", "reason"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct RejectedField {
     /// The field's name on the wire.
     pub field: &'static str,
     /// Why it was dropped.
     pub reason: &'static str,
+}
+
+/// A block's class and the fields that decided it: [`Class::summary_view`], and what
+/// [`summarize`] gives each block. It serializes as the CLI's `classify` lane prints a block:
+/// `class`, then the fields of that class (`chars`; `kind`, `mimeType`, `sizeBytes`;
+/// `shownAs`; `source`, `name`, `disposition`, `rejected`; `type`, `reason`), and `index`
+/// where [`summarize`] gives one; labels cleaned and cut, never a uri.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary<'a> {
+    // Each field is written where its class has it, `null` (a `Field`) where the block had no
+    // such value; the fields in the order of their names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chars: Option<usize>,
+    class: &'static str,
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    disposition: Field<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    mime_type: Field<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    name: Field<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected: Option<&'a [RejectedField]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shown_as: Option<&'static str>,
+    #[serde(skip_serializing_if = "Field::is_absent")]
+    size_bytes: Field<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'static str>,
+    #[serde(rename = "type", skip_serializing_if = "Field::is_absent")]
+    type_name: Field<String>,
+}
+
+/// A field of a [`Summary`] that may be `null`: not written (its class has no such field), or
+/// written, `null` where the block had no such value.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Field<T> {
+    #[default]
+    Absent,
+    Written(Option<T>),
+}
+
+impl<T> Field<T> {
+    fn is_absent(&self) -> bool {
+        matches!(self, Field::Absent)
+    }
+}
+
+impl<T: Serialize> Serialize for Field<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Field::Absent | Field::Written(None) => s.serialize_none(),
+            Field::Written(Some(value)) => value.serialize(s),
+        }
+    }
+}
+
+impl Summary<'_> {
+    /// The block's place among the message's blocks, from 0, where [`summarize`] gave it.
+    #[must_use]
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The class's name ([`Class::name`]).
+    #[must_use]
+    pub fn class(&self) -> &'static str {
+        self.class
+    }
 }
 
 /// What an object met anywhere inside a JSON value is, for the lanes that walk any JSON (the
@@ -735,11 +822,44 @@ fn is_sha256_digest(d: &str) -> bool {
     })
 }
 
-/// Every block of a message, classified: one line of JSON a block, in order, its
-/// [`Class::summary`] with its `index`. What the CLI's `classify` lane prints.
+/// Every block of a message, classified, in order: `each` is given each block's
+/// [`Summary`], its `index` set, as the block is read. What the packages build their
+/// `classify` objects from, and [`summaries`] its lines.
 ///
 /// `input` is JSON (bytes, text, a `Value`) or a decoded message or blocks; from bytes each
-/// block is classified where it is read, in one pass, and nothing is kept of it but its line.
+/// block is classified where it is read, in one pass, and nothing is kept of it.
+///
+/// ```
+/// let mut classes = Vec::new();
+/// mcp_agent_view::classify::summarize(br#"[{"type":"text","text":"hi"},{"type":"x"}]"#, |s| {
+///     classes.push((s.index(), s.class()));
+/// })?;
+/// assert_eq!(classes, [(Some(0), "text"), (Some(1), "unsupported")]);
+/// # Ok::<(), mcp_agent_view::Error>(())
+/// ```
+pub fn summarize<'a>(
+    input: impl crate::input::Input<'a>,
+    each: impl FnMut(Summary<'_>),
+) -> Result<(), crate::error::Error> {
+    use crate::input::{JsonSource, Source};
+    let mut sink = Each { each, count: 0 };
+    match input.source() {
+        // Each summary is handed on as it is made, so the walk decides each object before it
+        // reports anything of it: nothing handed on is ever taken back.
+        Source::Json(JsonSource::Bytes(bytes)) => {
+            crate::wire::walk_decided(bytes, &mut sink)?;
+        }
+        Source::Json(JsonSource::Value(value)) => {
+            crate::wire::walk_decided(&crate::wire::json_of(value)?, &mut sink)?;
+        }
+        Source::Message(message) => message.blocks().for_each(|block| sink.add(block)),
+        Source::Blocks(blocks) => blocks.iter().for_each(|block| sink.add(block)),
+    }
+    Ok(())
+}
+
+/// [`summarize`]'s summaries as the CLI's `classify` lane prints them: one line of JSON a
+/// block.
 ///
 /// ```
 /// let lines = mcp_agent_view::classify::summaries(br#"[{"type":"text","text":"hi"}]"#)?;
@@ -747,39 +867,33 @@ fn is_sha256_digest(d: &str) -> bool {
 /// # Ok::<(), mcp_agent_view::Error>(())
 /// ```
 pub fn summaries<'a>(input: impl crate::input::Input<'a>) -> Result<String, crate::error::Error> {
-    use crate::input::{JsonSource, Source};
-    let mut lines = Lines::default();
-    match input.source() {
-        Source::Json(JsonSource::Bytes(bytes)) => {
-            crate::wire::walk(bytes, &mut lines, Lines::default)?;
+    let mut out = Vec::new();
+    summarize(input, |summary| {
+        // A summary holds strings, numbers and `null`s only; writing it to memory cannot fail.
+        if serde_json::to_writer(&mut out, &summary).is_ok() {
+            out.push(b'\n');
         }
-        Source::Json(JsonSource::Value(value)) => {
-            crate::wire::walk(&crate::wire::json_of(value)?, &mut lines, Lines::default)?;
-        }
-        Source::Message(message) => message.blocks().for_each(|block| lines.add(block)),
-        Source::Blocks(blocks) => blocks.iter().for_each(|block| lines.add(block)),
-    }
-    Ok(lines.out)
+    })?;
+    Ok(String::from_utf8(out).unwrap_or_default())
 }
 
-/// The lines of [`summaries`], written as the walk reads each block.
-#[derive(Default)]
-struct Lines {
-    out: String,
+/// [`summarize`]'s sink: each block's summary, numbered, handed on as the walk reads it.
+struct Each<F> {
+    each: F,
     count: usize,
 }
 
-impl Lines {
+impl<F: FnMut(Summary<'_>)> Each<F> {
     fn add(&mut self, block: &Block<'_>) {
-        let mut summary = classify_block(block).summary();
-        summary["index"] = self.count.into();
+        let class = classify_block(block);
+        let mut summary = class.summary_view();
+        summary.index = Some(self.count);
         self.count += 1;
-        self.out.push_str(&summary.to_string());
-        self.out.push('\n');
+        (self.each)(summary);
     }
 }
 
-impl<'a> crate::wire::Sink<'a> for Lines {
+impl<'a, F: FnMut(Summary<'_>)> crate::wire::Sink<'a> for Each<F> {
     fn block(&mut self, block: Block<'a>) {
         self.add(&block);
     }

@@ -21,7 +21,7 @@ use serde_json::Value;
 pub(crate) use self::block::{key_name, read_block, read_resource_contents, read_text};
 use self::kinds::{not_json, own, own_opt, too_deep};
 pub use self::kinds::{Base64, BlockKind, Contents, EmbeddedBody, MediaBody, MediaKind, ReferenceFields, Scalar};
-pub(crate) use self::walk::{walk, Sink};
+pub(crate) use self::walk::{walk, walk_decided, Sink};
 use crate::error::{Error, ErrorKind};
 use crate::json::{Reader, MAX_DEPTH};
 

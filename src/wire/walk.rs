@@ -554,6 +554,21 @@ pub(crate) fn walk<'a, S: Sink<'a>>(
     Ok(MessageShape(walk_once(bytes, &mut walker)?))
 }
 
+/// [`walk`] for a sink that cannot take back what it was told (it hands each block on as it
+/// comes): every object decided before anything of it is reported, so nothing is ever
+/// reported twice. Slower than [`walk`] (each container's members are found before they are
+/// read), and its memory the same.
+pub(crate) fn walk_decided<'a, S: Sink<'a>>(bytes: &'a [u8], sink: &mut S) -> Result<MessageShape<'a>, Error> {
+    let mut walker = Walker {
+        sink,
+        decided: true,
+        taken_back: false,
+    };
+    let shape = walk_once(bytes, &mut walker);
+    debug_assert!(!walker.taken_back, "a decided walk takes nothing back");
+    Ok(MessageShape(shape?))
+}
+
 fn walk_once<'a, S: Sink<'a>>(bytes: &'a [u8], walker: &mut Walker<'_, S>) -> Result<Shape<'a>, Error> {
     let mut reader = Reader::new(bytes);
     let shape = walk_message(&mut reader, walker);

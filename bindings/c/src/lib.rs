@@ -576,16 +576,15 @@ pub unsafe extern "C" fn mav_classify(
     // SAFETY: the caller's promise.
     unsafe {
         text_out(out, out_len, error, || {
-            let lines = classify::summaries(bytes(message, len)?)?;
-            // One JSON object a line, each written by the core: joined into an array as they are.
-            let mut array = String::with_capacity(lines.len() + 2);
-            array.push('[');
-            for (i, line) in lines.lines().enumerate() {
-                if i > 0 {
+            // Every block's typed summary, written into one array as the walk reads them.
+            let mut array = String::from("[");
+            classify::summarize(bytes(message, len)?, |summary| {
+                if array.len() > 1 {
                     array.push(',');
                 }
-                array.push_str(line);
-            }
+                // A summary holds strings, numbers and nulls: writing it cannot fail.
+                array.push_str(&serde_json::to_string(&summary).unwrap_or_default());
+            })?;
             array.push(']');
             Ok(array)
         })

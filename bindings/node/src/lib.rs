@@ -289,10 +289,22 @@ pub fn prompt_messages_of(message: Message, registry: &Registry, target: String)
     written(&target.messages_view(&messages))
 }
 
-/// A JSON line a block.
+/// Every block's `classify::Summary`, as one JSON array written as the walk reads them.
 #[napi(js_name = "classify")]
-pub fn classify_lines(message: Message) -> Result<String> {
-    caught(|| classify::summaries(bytes_of(&message)))?.map_err(|e| error(&e))
+pub fn classify_all(message: Message) -> Result<String> {
+    let mut out = String::from("[");
+    caught(|| {
+        classify::summarize(bytes_of(&message), |summary| {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            // A summary holds strings, numbers and nulls: writing it cannot fail.
+            out.push_str(&serde_json::to_string(&summary).unwrap_or_default());
+        })
+    })?
+    .map_err(|e| error(&e))?;
+    out.push(']');
+    Ok(out)
 }
 
 /// MCP tools (the JSON of `tools/list`'s `tools`) as the target's tool definitions.

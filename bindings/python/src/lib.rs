@@ -603,8 +603,13 @@ fn prompt_messages_of(
 #[pyo3(name = "classify")]
 fn classify_all(py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let bytes = json_bytes(message)?;
-    let lines = detached(py, || classify::summaries(&bytes[..]))?.map_err(|e| error(py, &e))?;
-    let all: Vec<Value> = lines.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let all = detached(py, || {
+        let mut all = Vec::new();
+        classify::summarize(&bytes[..], |summary| all.push(serde_json::to_value(summary)))
+            .map(|()| all.into_iter().collect::<Result<Vec<Value>, _>>())
+    })?
+    .map_err(|e| error(py, &e))?
+    .map_err(|e| raised(py, "Json", &e.to_string(), None, None))?;
     to_python(py, &all)
 }
 
