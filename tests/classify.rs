@@ -423,3 +423,51 @@ fn summaries_give_one_line_a_block_each_with_its_index() {
     assert_eq!(read[2]["class"], "reference");
     assert!(!lines.contains("s3cret"), "{lines}");
 }
+
+/// Every class's summary, field by field: the typed `Summary` as `summarize` gives it, the
+/// same as `Class::summary`'s `Value` (with no `index`) and the CLI's lines.
+#[test]
+fn each_class_summarizes_as_the_classify_lane_prints_it() {
+    let blocks = json!([
+        {"type": "text", "text": "héllo"},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        {"type": "resource", "resource": {"uri": "file:///a", "mimeType": "text/plain; charset=utf-8", "text": "abc"}},
+        {"type": "resource", "resource": {"uri": "file:///b", "mimeType": "application/pdf", "blob": "JVBERi0="}},
+        {"type": "resource_link", "uri": "https://x.example/r?sig=s", "name": "report\u{7}.pdf",
+            "mimeType": "application/pdf", "size": -3},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "uri": "https://x.example/i"},
+        {"type": "image", "mimeType": "image/png"},
+        {"type": "hologram", "frames": 12},
+    ]);
+    let expected = [
+        json!({"chars": 5, "class": "text", "index": 0}),
+        json!({"class": "media", "index": 1, "kind": "image", "mimeType": "image/png", "sizeBytes": 8}),
+        json!({"chars": 3, "class": "embedded_text", "index": 2, "mimeType": "text/plain"}),
+        json!({"class": "embedded_blob", "index": 3, "mimeType": "application/pdf", "shownAs": "file", "sizeBytes": 5}),
+        json!({"class": "reference", "disposition": null, "index": 4, "mimeType": "application/pdf", "name": "report.pdf",
+            "rejected": [{"field": "size", "reason": "not an integer from 0 to 2^53-1"}], "sizeBytes": null,
+            "source": "resource_link"}),
+        json!({"class": "withheld", "index": 5, "kind": "image"}),
+        json!({"class": "invalid", "index": 6, "reason": "image block without data or uri", "type": "image"}),
+        json!({"class": "unsupported", "index": 7, "type": "hologram"}),
+    ];
+    let bytes = serde_json::to_vec(&blocks).unwrap();
+    let mut given = Vec::new();
+    mcp_agent_view::classify::summarize(&bytes[..], |s| {
+        given.push((s.index(), s.class(), serde_json::to_value(&s).unwrap()));
+    })
+    .unwrap();
+    assert_eq!(given.len(), expected.len());
+    for (i, ((index, class, value), expected)) in given.iter().zip(&expected).enumerate() {
+        assert_eq!(value, expected);
+        assert_eq!(*index, Some(i));
+        assert_eq!(*class, expected["class"]);
+        let mut alone = expected.clone();
+        alone.as_object_mut().unwrap().remove("index");
+        assert_eq!(classify(&blocks[i]).summary(), alone);
+    }
+    let lines = mcp_agent_view::classify::summaries(&bytes[..]).unwrap();
+    let read: Vec<Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(read, expected);
+    assert!(lines.ends_with('\n') && lines.lines().count() == expected.len());
+}

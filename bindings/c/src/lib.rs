@@ -888,9 +888,12 @@ pub unsafe extern "C" fn mav_fetcher_new(
     out: *mut *mut mav_fetcher,
     error: *mut *mut mav_error,
 ) -> i32 {
+    /// The settings and, beside them, where the host saves what it fetched.
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Host {
+        #[serde(flatten)]
+        settings: FetchSettings,
         save_dir: Option<std::path::PathBuf>,
     }
     // SAFETY: the caller's promise.
@@ -900,8 +903,7 @@ pub unsafe extern "C" fn mav_fetcher_new(
                 [] => &b"{}"[..],
                 json => json,
             };
-            let settings: FetchSettings = serde_json::from_slice(json).map_err(Failure::invalid)?;
-            let Host { save_dir } = serde_json::from_slice(json).map_err(Failure::invalid)?;
+            let Host { settings, save_dir } = serde_json::from_slice(json).map_err(Failure::invalid)?;
             Ok(mav_fetcher {
                 policy: settings.policy()?,
                 save_dir,

@@ -341,16 +341,16 @@ impl Fetcher {
     /// `settings`: the JSON of the crate's `FetchSettings` (camelCase), and `saveDir`.
     #[napi(constructor)]
     pub fn new(settings: String) -> Result<Self> {
-        let policy = serde_json::from_str::<FetchSettings>(&settings)
-            .map_err(invalid)?
-            .policy()
-            .map_err(|e| error(&e))?;
+        /// The settings and, beside them, where the host saves what it fetched.
         #[derive(serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Host {
+            #[serde(flatten)]
+            settings: FetchSettings,
             save_dir: Option<PathBuf>,
         }
-        let Host { save_dir } = serde_json::from_str(&settings).map_err(invalid)?;
+        let Host { settings, save_dir } = serde_json::from_str(&settings).map_err(invalid)?;
+        let policy = settings.policy().map_err(|e| error(&e))?;
         Ok(Fetcher { policy, save_dir })
     }
 
