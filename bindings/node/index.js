@@ -292,7 +292,8 @@ function toolCallFailed(name, toolUseId, error, options) {
 function toolResultMessages(results, options) {
   const { target } = optionsOf(options);
   const t = nameOf(target, "target", "anthropic");
-  if (!TARGETS.includes(t)) throw new RangeError(`unknown target ${JSON.stringify(t)}: one of ${TARGETS.join(", ")}`);
+  // The crate's own check (and its words), where no result's part would make it.
+  if (!TARGETS.includes(t)) call(() => native.checkTarget(t));
   if (!Array.isArray(results)) throw new TypeError("results is an array of toolResult()s");
   const parts = results.map((r) => {
     const text = ToolResult.partsOf(r, t);

@@ -223,6 +223,12 @@ pub fn targets() -> Vec<&'static str> {
     Provider::NAMES.iter().map(|(_, name)| *name).collect()
 }
 
+/// Fails, as every lane does, where `name` is no target's name.
+#[napi(js_name = "checkTarget")]
+pub fn check_target(name: String) -> Result<()> {
+    target_of(&name).map(drop)
+}
+
 /// The provenances' names, in the crate's table's order (`Provenance::NAMES`).
 #[napi]
 pub fn provenances() -> Vec<&'static str> {
