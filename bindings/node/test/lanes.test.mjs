@@ -2,16 +2,14 @@
 // what the Rust library gives for the same seed; every input form alike; the framework seed's
 // probe; errors; the registry.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 import * as mav from "../index.mjs";
+import { ROOT, cli as cliOf } from "./support/cli.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const VECTORS_DIR = join(ROOT, "tests", "vectors", "mcp");
 const KEYS = ["response", "value", "final_tool_result", "round1_response", "round2_response", "client_stub_response"];
 const TARGETS = ["neutral", "anthropic", "openai-chat", "openai-responses"];
@@ -31,19 +29,7 @@ function* messagesOf(file) {
 const FILES = readdirSync(VECTORS_DIR).filter((f) => f.endsWith(".json")).sort();
 const VECTORS = FILES.flatMap((f) => [...messagesOf(f)]);
 
-function cliBinary() {
-  const binary = join(ROOT, "target", "debug", process.platform === "win32" ? "mcp-agent-view.exe" : "mcp-agent-view");
-  if (!existsSync(binary)) {
-    const built = spawnSync("cargo", ["build", "-q"], { cwd: ROOT, stdio: "inherit" });
-    assert.equal(built.status, 0, "cargo build");
-  }
-  return binary;
-}
-const CLI = cliBinary();
-
-function cli(args, input) {
-  return spawnSync(CLI, [...args, "--seed", String(SEED)], { input, encoding: "utf8", maxBuffer: 256 << 20 });
-}
+const cli = (args, input) => cliOf(args, input, SEED);
 
 const registry = () => new mav.Registry({ seed: SEED });
 

@@ -2,16 +2,13 @@
 // when it is made, its view when first read, and its source is read again for another target
 // or for retry params. These tests hold that nothing a user sees depends on that.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
 import * as mav from "../index.mjs";
+import { ROOT, cli } from "./support/cli.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const CLI = join(ROOT, "target", "debug", "mcp-agent-view");
 const SEED = 7;
 
 const answer = (name) => JSON.stringify(JSON.parse(readFileSync(join(ROOT, "tests", "vectors", "mcp", `everything.${name}.json`), "utf8")).response);
@@ -21,8 +18,7 @@ const ERROR = answer("tool-error.unknown-tool");
 
 /** The crate's own messages for one answer (the CLI, same seed). */
 function cliMessages(input, id, target) {
-  if (spawnSync("cargo", ["build", "-q"], { cwd: ROOT, stdio: "inherit" }).status !== 0) assert.fail("cargo build");
-  const out = spawnSync(CLI, ["tool-result", "--name", "t", "--id", id, "--target", target, "--seed", String(SEED)], { input, encoding: "utf8" });
+  const out = cli(["tool-result", "--name", "t", "--id", id, "--target", target], input, SEED);
   assert.equal(out.status, 0, out.stderr);
   return JSON.parse(out.stdout).messages;
 }
