@@ -125,41 +125,65 @@ pub(crate) fn push_mime(out: &mut String, raw: &str) -> bool {
 /// restricted names (a letter or digit, then up to 126 letters, digits and `!#$&-^_.+`);
 /// `None` where it has none, and so no URL, space or bracket.
 pub(crate) fn mime_label(raw: &str) -> Option<Cow<'_, str>> {
-    let essence = &raw[..raw.bytes().position(|b| b == b';').unwrap_or(raw.len())];
-    match restricted_essence(essence) {
+    let (end, upper) = restricted_essence(raw);
+    let essence = &raw[..end];
+    match upper {
         Some(false) => Some(Cow::Borrowed(essence)),
         Some(true) => Some(Cow::Owned(essence.to_ascii_lowercase())),
         None => {
             let mut cleaned = String::new();
             push_clean_to(&mut cleaned, essence, 2 * 127 + 1);
-            restricted_essence(&cleaned).map(|_| Cow::Owned(cleaned.to_ascii_lowercase()))
+            // Cleaning makes no `;`: the cleaned essence is read whole.
+            restricted_essence(&cleaned)
+                .1
+                .map(|_| Cow::Owned(cleaned.to_ascii_lowercase()))
         }
     }
 }
 
-/// Whether `essence` is `type/subtype`, each an RFC 6838 restricted name (a letter or digit,
-/// then up to 126 letters, digits and `!#$&-^_.+`), and if so whether it has an uppercase
-/// letter. Each name is held to a table of its bytes, without a branch on them.
-fn restricted_essence(essence: &str) -> Option<bool> {
-    let b = essence.as_bytes();
-    let slash = b.iter().position(|&c| c == b'/')?;
-    let (kind, sub) = (&b[..slash], &b[slash + 1..]);
-    // A restricted name: a letter or digit first, up to 127 bytes, each in the table.
-    let name = |n: &[u8]| {
-        (1..=127).contains(&n.len())
-            && n[0].is_ascii_alphanumeric()
-            && n.iter().fold(true, |ok, &c| ok & RESTRICTED[usize::from(c)])
-    };
-    (name(kind) && name(sub)).then(|| b.iter().any(u8::is_ascii_uppercase))
+/// Where `raw`'s essence ends (its first `;`, or its end), and whether that essence is
+/// `type/subtype`, each an RFC 6838 restricted name (a letter or digit, then up to 126
+/// letters, digits and `!#$&-^_.+`), and if so whether it has an uppercase letter. Media
+/// types come with every reference and every media block, twice (classified, shown): the
+/// essence's bytes are judged by one table, in one pass.
+fn restricted_essence(raw: &str) -> (usize, Option<bool>) {
+    let b = raw.as_bytes();
+    let (mut end, mut all, mut any, mut slashes) = (b.len(), NAME_OR_SLASH, 0, 0);
+    for (at, &c) in b.iter().enumerate() {
+        if c == b';' {
+            end = at;
+            break;
+        }
+        let class = ESSENCE[usize::from(c)];
+        (all, any) = (all & class, any | class);
+        slashes += usize::from(c == b'/');
+    }
+    let essence = &b[..end];
+    // Each name: 1 to 127 bytes, a letter or digit first; one slash between them.
+    let name = |n: &[u8]| (1..=127).contains(&n.len()) && n[0].is_ascii_alphanumeric();
+    let is_essence = all & NAME_OR_SLASH != 0
+        && slashes == 1
+        && essence
+            .iter()
+            .position(|&c| c == b'/')
+            .is_some_and(|slash| name(&essence[..slash]) && name(&essence[slash + 1..]));
+    (end, is_essence.then_some(any & UPPERCASE != 0))
 }
 
-/// The bytes of an RFC 6838 restricted name: letters, digits and `!#$&-^_.+`.
-const RESTRICTED: [bool; 256] = {
-    let mut table = [false; 256];
+/// [`ESSENCE`]'s bit for a byte of an RFC 6838 restricted name (letters, digits and
+/// `!#$&-^_.+`) or the slash between two.
+const NAME_OR_SLASH: u8 = 1;
+/// [`ESSENCE`]'s bit for an uppercase letter.
+const UPPERCASE: u8 = 2;
+
+/// What each byte is in a media type's essence: [`NAME_OR_SLASH`], [`UPPERCASE`].
+const ESSENCE: [u8; 256] = {
+    let mut table = [0; 256];
     let mut b: u8 = 0;
     while b < 0x80 {
-        table[b as usize] =
-            b.is_ascii_alphanumeric() || matches!(b, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+');
+        let name = b.is_ascii_alphanumeric()
+            || matches!(b, b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+' | b'/');
+        table[b as usize] = if name { NAME_OR_SLASH } else { 0 } | if b.is_ascii_uppercase() { UPPERCASE } else { 0 };
         b += 1;
     }
     table

@@ -189,6 +189,35 @@ fn a_media_type_shows_as_its_essence_or_not_at_all() {
     assert_eq!(mime_label(&format!("{}/b", "a".repeat(128))), None);
 }
 
+/// [`mime_label`] as RFC 6838 reads it, written plainly: the essence before the first `;`,
+/// split at its first `/`, each side a restricted name by itself.
+fn mime_label_oracle(raw: &str) -> Option<String> {
+    let restricted = |essence: &str| {
+        let (kind, sub) = essence.split_once('/')?;
+        let name = |n: &str| {
+            (1..=127).contains(&n.len())
+                && n.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && n.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&c))
+        };
+        (name(kind) && name(sub)).then(|| essence.to_ascii_lowercase())
+    };
+    let essence = raw.split(';').next().unwrap_or_default();
+    restricted(essence).or_else(|| {
+        let mut cleaned = String::new();
+        push_clean_to(&mut cleaned, essence, 2 * 127 + 1);
+        restricted(&cleaned)
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+    #[test]
+    fn a_media_type_is_read_in_one_pass_as_the_rfc_reads_it(raw in "[aZ0.+!/;= \\-]{0,12}|[a/\u{200B}]{0,300}") {
+        proptest::prop_assert_eq!(mime_label(&raw).map(Cow::into_owned), mime_label_oracle(&raw), "{:?}", raw);
+    }
+}
+
 #[test]
 fn a_long_label_is_cut_whatever_path_it_takes() {
     let plain = "x".repeat(200);
