@@ -11,7 +11,7 @@ fn the_committed_header_is_the_generated_one() {
         .with_crate(crate_dir)
         .with_config(config)
         .generate()
-        .expect("cbindgen reads src/lib.rs")
+        .expect("cbindgen reads src/")
         .write(&mut generated);
     let path = crate_dir.join("include/mcp_agent_view.h");
     if std::env::var_os("MAV_BLESS").is_some() {
