@@ -273,21 +273,25 @@ pub(crate) fn mentions_uri(label: &str, uri: &str) -> bool {
 
 /// [`mentions_uri`], or [`media_type_mentions_uri`] with `credentials_only`.
 fn shows_any_part(label: &str, uri: &str, credentials_only: bool) -> bool {
-    if is_plain_ascii(label) && is_plain_ascii(uri) {
+    if let (true, Some(uri_kept)) = (is_plain_ascii(label), plain_kept(uri)) {
         // The common case, on the stack: both plain ASCII, folded a byte at a time.
         let mut label_buf = [0u8; 2 * PLAIN_MAX];
         let label = fold_plain(label.as_bytes(), &mut label_buf);
         let mut part_buf = [0u8; 2 * PLAIN_MAX];
         return !label.is_empty()
             && hidden_parts(uri, credentials_only, |part, at_least| {
-                // Every part is a piece of the plain uri, but a host's other spelling.
-                if !part.is_ascii() {
+                if !uri.as_bytes().as_ptr_range().contains(&part.as_ptr()) && !part.is_empty() {
+                    // Every part is a piece of the plain uri, but a host's other spelling.
                     return shows_part(label, part, at_least);
                 }
+                // A part's length is its letters and digits, each kept when folded (`m` as
+                // two): a part with more than the folded label is not in it.
                 part.len() >= at_least && {
-                    // A part's length is its letters and digits, each kept when folded
-                    // (`m` as two): a part with more than the folded label is not in it.
-                    let kept = letters_and_digits(part.as_bytes());
+                    let kept = if std::ptr::eq(part, uri) {
+                        uri_kept
+                    } else {
+                        letters_and_digits(part.as_bytes())
+                    };
                     kept >= at_least && kept <= label.len() && holds(label, fold_plain(part.as_bytes(), &mut part_buf))
                 }
             });
@@ -306,8 +310,22 @@ const PLAIN_MAX: usize = 128;
 
 /// ASCII with no `%` escape, of at most [`PLAIN_MAX`] bytes: folded a byte at a time.
 fn is_plain_ascii(text: &str) -> bool {
-    // Every byte looked at, without a branch on any.
-    text.len() <= PLAIN_MAX && text.bytes().fold(0, |odd, b| odd | u8::from(b >= 0x80 || b == b'%')) == 0
+    plain_kept(text).is_some()
+}
+
+/// How many letters and digits `text` holds, where it is plain ([`is_plain_ascii`]). Every
+/// byte looked at, without a branch on any.
+fn plain_kept(text: &str) -> Option<usize> {
+    if text.len() > PLAIN_MAX {
+        return None;
+    }
+    let (odd, kept) = text.bytes().fold((0u8, 0u8), |(odd, kept), b| {
+        (
+            odd | u8::from(b >= 0x80 || b == b'%'),
+            kept + u8::from(b.is_ascii_alphanumeric()),
+        )
+    });
+    (odd == 0).then_some(usize::from(kept))
 }
 
 /// How many ASCII letters and digits `bytes` holds.
@@ -337,34 +355,33 @@ fn shows_part(label: &[u8], part: &str, at_least: usize) -> bool {
     holds(label, folded.as_bytes())
 }
 
-/// [`fold_byte`] of every ASCII byte, as two tables: the first byte it folds to and the
-/// second (`n` of `m` to `rn`), 0 where none.
-const FOLD: [[u8; 128]; 2] = {
-    let mut table = [[0u8; 128]; 2];
+/// [`fold_byte`] of every ASCII byte: the bytes it folds to (`rn` for `m`, 0 where none) and
+/// how many.
+const FOLD: [[u8; 3]; 128] = {
+    let mut table = [[0u8; 3]; 128];
     let mut b: u8 = 0;
     while b < 0x80 {
-        if let Some((first, second)) = fold_byte(b) {
-            table[0][b as usize] = first;
-            if let Some(second) = second {
-                table[1][b as usize] = second;
-            }
-        }
+        table[b as usize] = match fold_byte(b) {
+            Some((first, Some(second))) => [first, second, 2],
+            Some((first, None)) => [first, 0, 1],
+            None => [0, 0, 0],
+        };
         b += 1;
     }
     table
 };
 
 /// [`fold_ascii`] of plain ASCII (at most [`PLAIN_MAX`] bytes) into `out`: the folded bytes.
-/// Without a branch on the bytes: a byte dropped is written and written over.
+/// Without a branch on the bytes: both bytes of a fold are written, and what is not kept is
+/// written over.
 fn fold_plain<'a>(text: &[u8], out: &'a mut [u8; 2 * PLAIN_MAX]) -> &'a [u8] {
     let mut n = 0;
     for &b in text.iter().take(PLAIN_MAX) {
-        let b = usize::from(b & 0x7f);
-        for table in &FOLD {
-            let folded = table[b];
-            out[n] = folded;
-            n += usize::from(folded != 0);
-        }
+        let [first, second, kept] = FOLD[usize::from(b & 0x7f)];
+        // At most two bytes a byte before this one: `n + 1` stays inside `out`.
+        out[n] = first;
+        out[n + 1] = second;
+        n += usize::from(kept);
     }
     &out[..n]
 }
@@ -416,27 +433,32 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
     if visit(uri, 1) {
         return true;
     }
+    // One pass, left to right, each byte read once: the scheme, the authority, the path, then
+    // the query and the fragment.
     let b = uri.as_bytes();
-    let find = |from: usize, to: usize, c: u8| b[from..to].iter().position(|&x| x == c).map(|i| from + i);
-    let hash = memchr::memchr(b'#', b).unwrap_or(b.len());
-    let query = memchr::memchr(b'?', &b[..hash]).unwrap_or(hash);
-    // After the scheme, where there is one.
-    let (scheme, mut path) = match find(0, query, b':') {
-        Some(colon)
-            if colon > 0
-                && b[..colon]
-                    .iter()
-                    .all(|&c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)) =>
-        {
-            (&uri[..colon], colon + 1)
-        }
+    let len = b.len();
+    // The scheme: a run of a scheme's bytes ended by `:`; anything else ends it as none, and
+    // the path starts at 0 (the run holds no delimiter).
+    let run = b
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+        .count();
+    let (scheme, mut at) = match b.get(run) {
+        Some(b':') if run > 0 => (&uri[..run], run + 1),
         _ => ("", 0),
     };
-    if b[path..query].starts_with(b"//") {
-        let authority = path + 2;
-        let end = find(authority, query, b'/').unwrap_or(query);
-        let (userinfo, host) = match b[authority..end].iter().rposition(|&c| c == b'@') {
-            Some(at) => (&uri[authority..authority + at], &uri[authority + at + 1..end]),
+    if b[at..].starts_with(b"//") {
+        // The authority ends at the first `/`, `?` or `#`; the userinfo at its last `@`.
+        let authority = at + 2;
+        let (mut end, mut userinfo_end) = (authority, None);
+        while end < len && !matches!(b[end], b'/' | b'?' | b'#') {
+            if b[end] == b'@' {
+                userinfo_end = Some(end);
+            }
+            end += 1;
+        }
+        let (userinfo, host) = match userinfo_end {
+            Some(e) => (&uri[authority..e], &uri[e + 1..end]),
             None => ("", &uri[authority..end]),
         };
         if pieces(userinfo, &mut visit) {
@@ -449,25 +471,44 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
         {
             return true;
         }
-        path = end;
+        at = end;
     }
-    if credentials_only {
-        path = query;
-    }
-    // Every path segment but the last, split at `/` and `:`.
-    let (mut start, mut previous) = (path, None);
-    for at in (path..query).filter(|&at| matches!(b[at], b'/' | b':')).chain([query]) {
-        if at > start {
-            if let Some((s, e)) = previous.replace((start, at)) {
-                if visit(&uri[s..e], fewest::SEGMENT) {
-                    return true;
+    // The path up to the first `?` or `#`: every segment but the last, split at `/` and `:`.
+    let (mut start, mut previous) = (at, None);
+    while at < len && !matches!(b[at], b'?' | b'#') {
+        if matches!(b[at], b'/' | b':') {
+            if at > start && !credentials_only {
+                if let Some((s, e)) = previous.replace((start, at)) {
+                    if visit(&uri[s..e], fewest::SEGMENT) {
+                        return true;
+                    }
                 }
             }
+            start = at + 1;
         }
-        start = at + 1;
+        at += 1;
     }
+    if at > start && !credentials_only {
+        if let Some((s, e)) = previous {
+            if visit(&uri[s..e], fewest::SEGMENT) {
+                return true;
+            }
+        }
+    }
+    // The query, up to the first `#`, and the fragment.
+    let query = at;
+    let hash = if b.get(query) == Some(&b'?') {
+        query
+            + 1
+            + b[query + 1..]
+                .iter()
+                .position(|&c| c == b'#')
+                .unwrap_or(len - query - 1)
+    } else {
+        query
+    };
     let after = |from: usize, to: usize| if from < to { &uri[from + 1..to] } else { "" };
-    pieces(after(query, hash), &mut visit) || pieces(after(hash, b.len()), &mut visit)
+    pieces(after(query, hash), &mut visit) || pieces(after(hash, len), &mut visit)
 }
 
 /// Whether a uri's authority names a host on the network: under a scheme whose authority is
@@ -553,7 +594,8 @@ fn fold_ascii(out: &mut String, text: &str) {
             continue;
         }
         let b = usize::from(b & 0x7f);
-        out.extend(FOLD.iter().map(|table| table[b]).filter(|&f| f != 0).map(char::from));
+        let [first, second, kept] = FOLD[b];
+        out.extend([first, second][..usize::from(kept)].iter().map(|&f| char::from(f)));
     }
 }
 

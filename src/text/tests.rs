@@ -343,6 +343,97 @@ fn a_label_shows_no_host_and_no_path_segment_but_the_last() {
 /// A media type is held to its uri's credential parts only, whichever way the uri is cheap
 /// to pass over: no credential character at all (then only the whole uri counts), or one
 /// or more of them (each a reason to look).
+/// [`hidden_parts`] as first written, a search over the uri for each delimiter in turn (the
+/// first `#`, the first `?` before it, the first `:` before that, …): the single pass must
+/// visit the same parts, in the same order.
+fn hidden_parts_oracle(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, usize) -> bool) -> bool {
+    if visit(uri, 1) {
+        return true;
+    }
+    let b = uri.as_bytes();
+    let find = |from: usize, to: usize, c: u8| b[from..to].iter().position(|&x| x == c).map(|i| from + i);
+    let hash = memchr::memchr(b'#', b).unwrap_or(b.len());
+    let query = memchr::memchr(b'?', &b[..hash]).unwrap_or(hash);
+    // After the scheme, where there is one.
+    let (scheme, mut path) = match find(0, query, b':') {
+        Some(colon)
+            if colon > 0
+                && b[..colon]
+                    .iter()
+                    .all(|&c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)) =>
+        {
+            (&uri[..colon], colon + 1)
+        }
+        _ => ("", 0),
+    };
+    if b[path..query].starts_with(b"//") {
+        let authority = path + 2;
+        let end = find(authority, query, b'/').unwrap_or(query);
+        let (userinfo, host) = match b[authority..end].iter().rposition(|&c| c == b'@') {
+            Some(at) => (&uri[authority..authority + at], &uri[authority + at + 1..end]),
+            None => ("", &uri[authority..end]),
+        };
+        if pieces(userinfo, &mut visit) {
+            return true;
+        }
+        let host = strip_port(host);
+        if !credentials_only
+            && is_network_host(scheme, host)
+            && (visit(host, fewest::HOST) || other_spellings(host, &mut visit))
+        {
+            return true;
+        }
+        path = end;
+    }
+    if credentials_only {
+        path = query;
+    }
+    // Every path segment but the last, split at `/` and `:`.
+    let (mut start, mut previous) = (path, None);
+    for at in (path..query).filter(|&at| matches!(b[at], b'/' | b':')).chain([query]) {
+        if at > start {
+            if let Some((s, e)) = previous.replace((start, at)) {
+                if visit(&uri[s..e], fewest::SEGMENT) {
+                    return true;
+                }
+            }
+        }
+        start = at + 1;
+    }
+    let after = |from: usize, to: usize| if from < to { &uri[from + 1..to] } else { "" };
+    pieces(after(query, hash), &mut visit) || pieces(after(hash, b.len()), &mut visit)
+}
+
+/// A way to walk a uri's hidden parts: [`hidden_parts`] or its oracle.
+type Walk = fn(&str, bool, &mut dyn FnMut(&str, usize) -> bool) -> bool;
+
+/// The parts [`hidden_parts`] visits, in order.
+fn visited(uri: &str, credentials_only: bool, parts: Walk) -> Vec<(String, usize)> {
+    let mut seen = Vec::new();
+    parts(uri, credentials_only, &mut |part, at_least| {
+        seen.push((part.to_owned(), at_least));
+        false
+    });
+    seen
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8192))]
+    #[test]
+    fn one_pass_finds_the_parts_the_searches_find(
+        prefix in "(|https://|demo://|//|http://u:p@|file:///|ws://\\[::1\\]:80|a:|xn--)",
+        rest in "[a1:/?#@&;=\\[\\].%+xnX\u{E9} -]{0,24}",
+        credentials_only in proptest::bool::ANY,
+    ) {
+        let uri = format!("{prefix}{rest}");
+        proptest::prop_assert_eq!(
+            visited(&uri, credentials_only, |u, c, v| hidden_parts(u, c, v)),
+            visited(&uri, credentials_only, |u, c, v| hidden_parts_oracle(u, c, v)),
+            "{:?}", uri
+        );
+    }
+}
+
 #[test]
 fn a_media_type_shows_no_credential_of_its_uri() {
     let query = "https://h.example/r?token=s3cret-t0ken";
