@@ -338,11 +338,19 @@ fn a_label_shows_no_host_and_no_path_segment_but_the_last() {
     assert!(!mentions_uri("Blob Resource 3", "demo://resource/dynamic/blob/3"));
     assert!(mentions_uri("from resource", "http://resource/a.txt"));
     assert!(mentions_uri("dynamic", "demo://resource/dynamic/blob/3"));
+    // No scheme before a colon that starts the uri: what follows is path, not an authority.
+    assert!(mentions_uri("hostname", "://hostname/a/b"));
+    // A label of no ASCII at all (full-width forms) spells the host all the same.
+    assert!(mentions_uri(
+        "\u{FF48}\u{FF4F}\u{FF4F}\u{FF4B}\u{FF53}\u{FF0E}\u{FF45}\u{FF58}",
+        "https://hooks.ex/a.pdf"
+    ));
+    // A uri longer than the stack's fold: judged whole, past its first 128 bytes too.
+    let long = format!("https://files.example/{}/secretsegment/report.pdf", "a".repeat(300));
+    assert!(mentions_uri("secretsegment", &long));
+    assert!(!mentions_uri("report.pdf", &long));
 }
 
-/// A media type is held to its uri's credential parts only, whichever way the uri is cheap
-/// to pass over: no credential character at all (then only the whole uri counts), or one
-/// or more of them (each a reason to look).
 /// [`hidden_parts`] as first written, a search over the uri for each delimiter in turn (the
 /// first `#`, the first `?` before it, the first `:` before that, …): the single pass must
 /// visit the same parts, in the same order.
@@ -421,7 +429,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8192))]
     #[test]
     fn one_pass_finds_the_parts_the_searches_find(
-        prefix in "(|https://|demo://|//|http://u:p@|file:///|ws://\\[::1\\]:80|a:|xn--)",
+        prefix in "(|https://|demo://|//|://|http://u:p@|file:///|ws://\\[::1\\]:80|a:|xn--)",
         rest in "[a1:/?#@&;=\\[\\].%+xnX\u{E9} -]{0,24}",
         credentials_only in proptest::bool::ANY,
     ) {
@@ -434,6 +442,9 @@ proptest::proptest! {
     }
 }
 
+/// A media type is held to its uri's credential parts only, whichever way the uri is cheap
+/// to pass over: no credential character at all (then only the whole uri counts), or one
+/// or more of them (each a reason to look).
 #[test]
 fn a_media_type_shows_no_credential_of_its_uri() {
     let query = "https://h.example/r?token=s3cret-t0ken";
