@@ -345,6 +345,11 @@ fn a_label_shows_no_host_and_no_path_segment_but_the_last() {
         "\u{FF48}\u{FF4F}\u{FF4F}\u{FF4B}\u{FF53}\u{FF0E}\u{FF45}\u{FF58}",
         "https://hooks.ex/a.pdf"
     ));
+    // A uri of no ASCII at all, repeated by its label: the uri whole.
+    assert!(mentions_uri(
+        "\u{FF48}\u{FF4F}\u{FF4F}\u{FF4B}\u{FF53}",
+        "\u{FF48}\u{FF4F}\u{FF4F}\u{FF4B}\u{FF53}"
+    ));
     // A uri longer than the stack's fold: judged whole, past its first 128 bytes too.
     let long = format!("https://files.example/{}/secretsegment/report.pdf", "a".repeat(300));
     assert!(mentions_uri("secretsegment", &long));
