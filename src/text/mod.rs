@@ -473,10 +473,12 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
         }
         at = end;
     }
-    // The path up to the first `?` or `#`: every segment but the last, split at `/` and `:`.
+    // The path up to the first `?` or `#` (or the end): every segment but the last, split at
+    // `/` and `:`; a segment is visited once the next one is found.
     let (mut start, mut previous) = (at, None);
-    while at < len && !matches!(b[at], b'?' | b'#') {
-        if matches!(b[at], b'/' | b':') {
+    loop {
+        let ends = at == len || matches!(b[at], b'?' | b'#');
+        if ends || matches!(b[at], b'/' | b':') {
             if at > start && !credentials_only {
                 if let Some((s, e)) = previous.replace((start, at)) {
                     if visit(&uri[s..e], fewest::SEGMENT) {
@@ -484,16 +486,12 @@ fn hidden_parts(uri: &str, credentials_only: bool, mut visit: impl FnMut(&str, u
                     }
                 }
             }
+            if ends {
+                break;
+            }
             start = at + 1;
         }
         at += 1;
-    }
-    if at > start && !credentials_only {
-        if let Some((s, e)) = previous {
-            if visit(&uri[s..e], fewest::SEGMENT) {
-                return true;
-            }
-        }
     }
     // The query, up to the first `#`, and the fragment.
     let query = at;
