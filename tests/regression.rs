@@ -1,6 +1,8 @@
 //! One file per bug fixed, here or in the runtimes this crate replaces.
 
 mod common;
+#[path = "support/fetching.rs"]
+mod fetching;
 
 #[path = "regression/a_result_that_was_no_message_reached_the_history.rs"]
 mod a_result_that_was_no_message_reached_the_history;

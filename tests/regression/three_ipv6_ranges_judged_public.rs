@@ -2,25 +2,14 @@
 //! (RFC 9637) and `5f00::/16` (RFC 9602). Judged here as a host sees it: a reference to the
 //! address, planned under the default policy.
 
-use mcp_agent_view::classify::ReferenceSource;
 use mcp_agent_view::fetch::{FetchPolicy, Refusal};
-use mcp_agent_view::reference::ReferenceRecord;
+
+use crate::fetching::record;
 
 fn planned(address: &str) -> Result<(), Refusal> {
-    let record = ReferenceRecord {
-        id: "ref_0000000000001".into(),
-        uri: format!("https://[{address}]/a"),
-        source: ReferenceSource::BulkResource,
-        name: None,
-        mime_type: None,
-        size_bytes: None,
-        disposition: None,
-        expires_at: None,
-        digest: None,
-        verified: None,
-        connection: None,
-    };
-    FetchPolicy::new().plan(&record).map(|_| ())
+    FetchPolicy::new()
+        .plan(&record(&format!("https://[{address}]/a")))
+        .map(|_| ())
 }
 
 #[test]

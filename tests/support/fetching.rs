@@ -1,4 +1,5 @@
-//! What the fetch tests share: policies, a record, a registry holding one block.
+//! What the fetch tests (and the regressions of the fetch policy) share: policies, a record,
+//! a registry holding one block.
 
 #![allow(dead_code)]
 
@@ -12,6 +13,7 @@ pub fn http_policy() -> FetchPolicy {
     FetchPolicy::new().allow_scheme("http").unwrap()
 }
 
+/// A bulk reference's record for `uri`, nothing else claimed.
 pub fn record(uri: &str) -> ReferenceRecord {
     ReferenceRecord {
         id: "ref_0000000000001".into(),
